@@ -1,0 +1,50 @@
+"""Every registered engine runs the shared conformance suite (tests/conformance.py).
+
+Fast: a few seeds per player count with every check on every step. Slow (``-m slow``):
+1,000 seeds per player count with the expensive checks sampled along the way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import pytest
+
+import engines
+from tests.conformance import FAST, LIGHT, playout
+
+
+def cases() -> list[tuple[str, int]]:
+    out = []
+    for name in engines.names():
+        engine = engines.get(name)
+        for n in range(engine.min_players, engine.max_players + 1):
+            out.append((name, n))
+    return out
+
+
+FAST_SEEDS = int(os.environ.get("PBEM_CONFORMANCE_FAST_SEEDS", "3"))
+SLOW_SEEDS = int(os.environ.get("PBEM_CONFORMANCE_SEEDS", "1000"))
+
+
+@pytest.mark.parametrize(("engine_id", "players"), cases())
+def test_conformance_fast(engine_id: str, players: int) -> None:
+    engine = engines.get(engine_id)
+    for seed in range(FAST_SEEDS):
+        playout(engine, players, seed, FAST)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("engine_id", "players"), cases())
+def test_conformance_1000_seeds(engine_id: str, players: int) -> None:
+    engine = engines.get(engine_id)
+    for seed in range(SLOW_SEEDS):
+        # Replaying doubles the cost: every 10th seed is enough to prove determinism here.
+        playout(engine, players, 10_000 + seed, dataclasses.replace(LIGHT, replay=seed % 10 == 0))
+
+
+def test_registry_lists_the_toy_and_refuses_unknown() -> None:
+    assert "toy" in engines.names()
+    with pytest.raises(KeyError):
+        engines.get("no-such-game")
