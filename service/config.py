@@ -1,0 +1,130 @@
+"""Service configuration: ``config/pbem.toml`` plus ``PBEM_*`` environment variables.
+
+pydantic-settings gives typed values and one clear error per bad field at start-up,
+instead of a crash deep in the pipeline an hour later. Secrets (the reply-key secret and
+the mail passwords) are read from the environment ONLY, so a TOML file checked into a
+repository or copied to a bug report never carries one.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: Fields that must never come from a file.
+SECRET_FIELDS = frozenset({"secret", "imap_password", "smtp_password"})
+
+DEFAULT_CONFIG_PATH = Path("config/pbem.toml")
+
+
+class ConfigError(RuntimeError):
+    """A configuration the service cannot start with; the message names every bad field."""
+
+
+class Settings(BaseSettings):
+    """Everything the service needs to run; see ``config/pbem.toml`` for a commented example."""
+
+    model_config = SettingsConfigDict(env_prefix="PBEM_", extra="forbid")
+
+    database_url: str = "sqlite:///var/pbem.sqlite3"
+    service_address: str = "play@pbem.test"
+    service_name: str = "pbem"
+
+    imap_host: str = "127.0.0.1"
+    imap_port: int = Field(993, ge=1, le=65535)
+    imap_user: str = ""
+    imap_password: str = ""
+    imap_ssl: bool = True
+    imap_mailbox: str = "INBOX"
+    imap_idle: bool = True
+
+    smtp_host: str = "127.0.0.1"
+    smtp_port: int = Field(25, ge=1, le=65535)
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_tls: bool = False
+
+    secret: str = ""
+    poll_interval_seconds: float = Field(30.0, gt=0)
+    outbox_interval_seconds: float = Field(5.0, gt=0)
+    sweep_interval_seconds: float = Field(60.0, gt=0)
+    error_answers_per_day: int = Field(5, ge=0)
+    max_send_attempts: int = Field(8, ge=1)
+    max_crashes: int = Field(3, ge=1)
+    turn_hours: float = Field(72.0, gt=0)
+    templates_dir: str = ""
+    #: "module:attribute" of extra Engine instances to register (tests, plugins).
+    extra_engines: list[str] = Field(default_factory=list)
+
+    @field_validator("service_address")
+    @classmethod
+    def _address_has_domain(cls, value: str) -> str:
+        local, sep, domain = value.partition("@")
+        if not sep or not local or not domain or "+" in local:
+            raise ValueError("must be a plain address like play@example.org (no plus part)")
+        return value.lower()
+
+    @field_validator("secret")
+    @classmethod
+    def _secret_is_long(cls, value: str) -> str:
+        if len(value) < 16:
+            raise ValueError("set PBEM_SECRET in the environment to at least 16 random characters")
+        return value
+
+    @model_validator(mode="after")
+    def _imap_user_defaults(self) -> Settings:
+        if not self.imap_user:
+            self.imap_user = self.service_address
+        return self
+
+    @property
+    def domain(self) -> str:
+        return self.service_address.partition("@")[2]
+
+    @property
+    def local_part(self) -> str:
+        return self.service_address.partition("@")[0]
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    with path.open("rb") as fh:
+        data = tomllib.load(fh)
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):  # [imap] host = ... -> imap_host
+            for sub, subvalue in value.items():
+                flat[f"{key}_{sub}"] = subvalue
+        else:
+            flat[key] = value
+    leaked = sorted(SECRET_FIELDS & flat.keys())
+    if leaked:
+        raise ConfigError(f"{path}: {', '.join(leaked)} must come from the environment (PBEM_*), not a file")
+    return flat
+
+
+def load_settings(path: Path | str | None = None, **overrides: Any) -> Settings:
+    """Settings from the TOML file (if any), then the environment, then ``overrides``.
+
+    The environment wins over the file so an operator can change one value without editing
+    it; ``overrides`` win over both (tests). Raises ``ConfigError`` with every problem listed.
+    """
+    if path is None:
+        path = Path(os.environ.get("PBEM_CONFIG", DEFAULT_CONFIG_PATH))
+    path = Path(path)
+    file_values = _read_toml(path) if path.exists() else {}
+    unknown = sorted(k for k in file_values if k not in Settings.model_fields)
+    if unknown:
+        raise ConfigError(f"{path}: unknown setting(s) {', '.join(unknown)}")
+    from_file = {k: v for k, v in file_values.items() if f"PBEM_{k.upper()}" not in os.environ}
+    try:
+        return Settings(**{**from_file, **overrides})
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"bad configuration: {problems}") from None
