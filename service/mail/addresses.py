@@ -1,0 +1,38 @@
+"""Address helpers shared by the stacks and the service.
+
+Plus-addressing (``play+KEY@host``) carries the reply key; mailboxes are named by the base
+address, so every place that maps a recipient to a mailbox must strip the detail the same way.
+"""
+
+from __future__ import annotations
+
+from email.utils import parseaddr
+
+DETAIL_SEPARATOR = "+"
+
+
+def bare_address(value: str) -> str:
+    """``'Ann <Ann@X.test>'`` -> ``'ann@x.test'``: the address alone, lower-cased for lookups."""
+    return parseaddr(value)[1].strip().lower() or value.strip().strip("<>").lower()
+
+
+def base_address(address: str) -> str:
+    """Drop the ``+detail`` of the local part: ``play+k1@pbem.test`` -> ``play@pbem.test``."""
+    address = bare_address(address)
+    local, at, domain = address.rpartition("@")
+    if not at:
+        return address
+    local = local.split(DETAIL_SEPARATOR, 1)[0]
+    return f"{local}@{domain}"
+
+
+def address_detail(address: str) -> str | None:
+    """The ``+detail`` of an address (the reply key), or None when there is none.
+
+    The detail keeps its case: keys may be case-sensitive even though mailbox names are not.
+    """
+    local = parseaddr(address)[1].rpartition("@")[0] or address.rpartition("@")[0]
+    if DETAIL_SEPARATOR not in local:
+        return None
+    detail = local.split(DETAIL_SEPARATOR, 1)[1]
+    return detail or None

@@ -1,0 +1,222 @@
+"""Local mail stacks on free ports of 127.0.0.1: SMTP in, IMAP out, nothing to install.
+
+``LocalMailStack`` is the embedded default (tests, ``pbem demo``, ``pbem mailserver``): aiosmtpd
+for SMTP and pymap's in-memory IMAP server, both in one asyncio loop in a background thread.
+Delivery stores the message straight into the recipient's pymap INBOX (the in-process equivalent
+of an IMAP APPEND, without a second protocol hop), which also wakes any IMAP IDLE on that INBOX.
+
+``DovecotStack`` (``service.mail.dovecot``) offers the same interface with Dovecot behind LMTP,
+for fidelity with what operators run; it is re-exported here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from argparse import Namespace
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, Self, cast
+
+from proxyprotocol.reader import ProxyProtocolReader
+from pymap.backend.dict import Config as PymapConfig
+from pymap.backend.dict import DictBackend, Identity, Login
+from pymap.imap import IMAPServer
+from pymap.parsing.message import AppendMessage
+from pymap.user import UserMetadata
+from pysasl.hashing import Cleartext
+
+from service.mail.addresses import base_address
+from service.mail.loopthread import LoopThread
+from service.mail.smtpfront import FrontHandler, start_smtp_server, trace_headers
+
+DEFAULT_DOMAIN = "pbem.test"
+AUTO_CREATE_PASSWORD = "pbem"  # password of users created on first delivery (auto_create=True)
+
+
+class _CoalescingWriter:
+    """Buffers pymap's many small ``write()`` calls and sends them as one chunk on ``drain()``.
+
+    Why: pymap writes one response line in several pieces; asyncio sends each at once
+    (TCP_NODELAY), and imapclient's IDLE reads the socket non-blocking, so it saw half a line
+    (``* 1 FETCH (``) and aborted. Real servers (Dovecot) write whole lines; so does this.
+    """
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+        self._buffer: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self._buffer.append(bytes(data))
+
+    def writelines(self, lines: Iterable[bytes]) -> None:
+        self._buffer.extend(bytes(line) for line in lines)
+
+    def _flush(self) -> None:
+        if self._buffer:
+            self._writer.write(b"".join(self._buffer))
+            self._buffer.clear()
+
+    async def drain(self) -> None:
+        self._flush()
+        await self._writer.drain()
+
+    def close(self) -> None:
+        self._flush()
+        self._writer.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._writer, name)
+
+
+class LocalMailStack:
+    """aiosmtpd -> pymap (in memory). ``with LocalMailStack() as stack: ...``.
+
+    Attributes ``host``, ``smtp_port``, ``imap_port`` and ``domain`` are set once started. Every
+    login is a user's full address with its password. With ``auto_create=True`` mail to an
+    unknown user creates that user (password ``AUTO_CREATE_PASSWORD``) instead of a 550.
+    """
+
+    def __init__(self, domain: str = DEFAULT_DOMAIN, *, host: str = "127.0.0.1", auto_create: bool = False):
+        self.domain = domain
+        self.host = host
+        self.auto_create = auto_create
+        self.smtp_port = 0
+        self.imap_port = 0
+        self._passwords: dict[str, str] = {}
+        self._pending_users: dict[str, str] = {}
+        self._thread: LoopThread | None = None
+        self._login: Login | None = None
+        self._config: PymapConfig | None = None
+        self._servers: list[asyncio.Server] = []
+        self._handler: FrontHandler | None = None
+
+    # -- public interface ------------------------------------------------------------------
+    @property
+    def users(self) -> dict[str, str]:
+        """address -> password of every user (a copy)."""
+        return dict(self._passwords)
+
+    @property
+    def delivered(self) -> int:
+        """How many recipient copies were stored since start."""
+        return self._handler.delivered if self._handler else 0
+
+    def add_user(self, address: str, password: str) -> None:
+        """Create (or re-password) a mailbox; works before and after ``start()``."""
+        address = base_address(address)
+        if self._thread is None:
+            self._pending_users[address] = password
+            self._passwords[address] = password
+            return
+        self._thread.run(self._add_user(address, password))
+
+    def start(self) -> Self:
+        if self._thread is not None:
+            return self
+        self._thread = LoopThread(f"pbem-mailstack-{self.domain}")
+        self._thread.start()
+        try:
+            self._thread.run(self._start())
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        try:
+            thread.run(self._close_servers(), timeout=10)
+        finally:
+            thread.stop()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"<LocalMailStack {self.domain} smtp={self.host}:{self.smtp_port} imap={self.host}:{self.imap_port}>"
+
+    # -- inside the loop ---------------------------------------------------------------------
+    async def _start(self) -> None:
+        args = Namespace(passlib_cfg=None, proxy_protocol=None, inherited_sockets=None, debug=False)
+        config = PymapConfig(
+            args,
+            host=self.host,
+            port=0,
+            demo_data=False,
+            demo_user="",
+            demo_password="",
+            tls_enabled=False,
+            hash_context=Cleartext(),
+            invalid_user_sleep=0.0,
+            reject_dnsbl=False,
+        )
+        config.apply_context()
+        login = Login(config)
+        self._config, self._login = config, login
+        backend = DictBackend(login, config)
+        imap = IMAPServer(backend.login, config)
+
+        async def serve_imap(
+            reader: asyncio.StreamReader, writer: asyncio.StreamWriter, sock_info: Any
+        ) -> None:
+            await imap(reader, cast(asyncio.StreamWriter, _CoalescingWriter(writer)), sock_info)
+
+        imap_callback = ProxyProtocolReader(config.proxy_protocol).get_callback(serve_imap)
+        imap_server = await asyncio.start_server(imap_callback, host=self.host, port=0)
+        self._servers.append(imap_server)
+        self.imap_port = imap_server.sockets[0].getsockname()[1]
+
+        for address, password in self._pending_users.items():
+            await self._add_user(address, password)
+        self._pending_users.clear()
+
+        self._handler = FrontHandler(
+            is_user=lambda address: address in self._passwords,
+            create_user=self._auto_create if self.auto_create else None,
+            deliver=self._deliver,
+            check_login=lambda user, password: self._passwords.get(base_address(user)) == password,
+        )
+        smtp_server = await start_smtp_server(self._handler, self.host, self.domain)
+        self._servers.append(smtp_server)
+        self.smtp_port = smtp_server.sockets[0].getsockname()[1]
+
+    async def _close_servers(self) -> None:
+        for server in self._servers:
+            server.close()
+        self._servers.clear()
+
+    def _identity(self, address: str) -> Identity:
+        assert self._login is not None
+        return Identity(address, self._login, None, frozenset())
+
+    async def _add_user(self, address: str, password: str) -> None:
+        assert self._config is not None
+        await self._identity(address).set(UserMetadata(self._config, address, password=password))
+        self._passwords[address] = password
+
+    async def _auto_create(self, address: str) -> None:
+        if address not in self._passwords:
+            await self._add_user(address, AUTO_CREATE_PASSWORD)
+
+    async def _deliver(self, mail_from: str, original_rcpt: str, user: str, data: bytes) -> None:
+        async with self._identity(user).new_session() as session:
+            inbox = await session.mailbox_set.get_mailbox("INBOX")
+            message = AppendMessage(trace_headers(mail_from, original_rcpt) + data, datetime.now(UTC))
+            await inbox.append(message, recent=True)
+
+
+def __getattr__(name: str) -> object:
+    """``from service.mail.stack import DovecotStack`` without importing Dovecot code eagerly."""
+    if name == "DovecotStack":
+        from service.mail.dovecot import DovecotStack
+
+        return DovecotStack
+    raise AttributeError(name)

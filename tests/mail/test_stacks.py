@@ -1,0 +1,118 @@
+"""Both local mail stacks behave like a real mail host: delivery, plus-addresses, 550, IDLE."""
+
+from __future__ import annotations
+
+import email
+import smtplib
+import threading
+import time
+from email.message import EmailMessage
+from email.policy import default as default_policy
+
+import pytest
+from imapclient.exceptions import LoginError
+
+from service.mail.imapconn import open_imap
+from service.mail.stack import LocalMailStack
+from tests.support.mailservers import MailStack, fetch_all, send_mail
+
+SERVICE = "play@pbem.test"
+PASSWORD = "secret"
+
+
+def _message(subject: str, to: str, body: str = "hello\n") -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = "ann@example.test"
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg.set_content(body)
+    return msg
+
+
+def test_delivered_mail_is_fetched_intact(any_stack: MailStack) -> None:
+    any_stack.add_user(SERVICE, PASSWORD)
+    send_mail(
+        any_stack,
+        _message("Re: [TAC #1] move", SERVICE, "7 a4 c3\nXin chào — é\n"),
+        "ann@example.test",
+        SERVICE,
+    )
+    [raw] = fetch_all(any_stack, SERVICE, PASSWORD)
+    msg = email.message_from_bytes(raw, policy=default_policy)
+    assert msg["Subject"] == "Re: [TAC #1] move"
+    assert msg.get_content().replace("\r\n", "\n") == "7 a4 c3\nXin chào — é\n"
+    assert msg["Return-Path"] == "<ann@example.test>"
+
+
+def test_plus_address_lands_in_base_inbox_with_headers_untouched(any_stack: MailStack) -> None:
+    any_stack.add_user(SERVICE, PASSWORD)
+    keyed = "play+Kx9_AbC@pbem.test"
+    send_mail(any_stack, _message("keyed", keyed), "ann@example.test", keyed)
+    [raw] = fetch_all(any_stack, SERVICE, PASSWORD)
+    msg = email.message_from_bytes(raw, policy=default_policy)
+    assert msg["To"] == keyed
+    assert msg["Delivered-To"] == keyed  # the envelope recipient, key included
+
+
+def test_unknown_user_is_refused_with_550(any_stack: MailStack) -> None:
+    any_stack.add_user(SERVICE, PASSWORD)
+    with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+        send_mail(any_stack, _message("lost", "nobody@pbem.test"), "ann@example.test", "nobody@pbem.test")
+    assert refused.value.recipients["nobody@pbem.test"][0] == 550
+    assert fetch_all(any_stack, SERVICE, PASSWORD) == []
+
+
+def test_user_added_after_start_can_receive_and_log_in(any_stack: MailStack) -> None:
+    any_stack.add_user(SERVICE, PASSWORD)
+    any_stack.add_user("bob@example.test", "pw2")
+    send_mail(any_stack, _message("hi bob", "bob@example.test"), SERVICE, "bob@example.test")
+    assert len(fetch_all(any_stack, "bob@example.test", "pw2")) == 1
+    assert fetch_all(any_stack, SERVICE, PASSWORD) == []
+
+
+def test_wrong_password_is_refused(any_stack: MailStack) -> None:
+    any_stack.add_user(SERVICE, PASSWORD)
+    with pytest.raises(LoginError):
+        open_imap(any_stack.host, any_stack.imap_port, SERVICE, "wrong")
+
+
+def test_idle_wakes_on_new_mail(any_stack: MailStack) -> None:
+    """IDLE must report a delivery (Dovecot wakes 0.5 s after the store, MAILSTACK.md)."""
+    any_stack.add_user(SERVICE, PASSWORD)
+    client = open_imap(any_stack.host, any_stack.imap_port, SERVICE, PASSWORD)
+    try:
+        client.select_folder("INBOX")
+        assert b"IDLE" in client.capabilities()
+        client.idle()
+        sender = threading.Timer(
+            0.2, send_mail, args=(any_stack, _message("wake", SERVICE), "ann@example.test", SERVICE)
+        )
+        started = time.monotonic()
+        sender.start()
+        responses = []
+        while not any(r[1] == b"EXISTS" for r in responses if len(r) > 1) and time.monotonic() - started < 5:
+            responses += client.idle_check(timeout=1)
+        client.idle_done()
+        sender.join()
+        assert any(r[1] == b"EXISTS" for r in responses if len(r) > 1), responses
+        assert time.monotonic() - started < 3
+    finally:
+        client.logout()
+
+
+def test_auto_create_accepts_any_recipient() -> None:
+    with LocalMailStack(auto_create=True) as stack:
+        send_mail(stack, _message("welcome", "newbie@example.test"), SERVICE, "newbie@example.test")
+        assert "newbie@example.test" in stack.users
+        password = stack.users["newbie@example.test"]
+        assert len(fetch_all(stack, "newbie@example.test", password)) == 1
+
+
+def test_several_recipients_each_get_one_copy(any_stack: MailStack) -> None:
+    for user in ("a@pbem.test", "b@pbem.test"):
+        any_stack.add_user(user, PASSWORD)
+    send_mail(
+        any_stack, _message("both", "a@pbem.test, b@pbem.test"), SERVICE, ["a@pbem.test", "b+x@pbem.test"]
+    )
+    assert len(fetch_all(any_stack, "a@pbem.test", PASSWORD)) == 1
+    assert len(fetch_all(any_stack, "b@pbem.test", PASSWORD)) == 1
