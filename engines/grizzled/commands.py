@@ -1,0 +1,272 @@
+"""Commands: the legal choices with labels, their canonical text, and reading what people write.
+
+Why one module: ``format`` and ``parse`` must round-trip, so both use the same vocabulary.
+Words are matched without diacritics and case (``mưa``, ``mua`` and ``Rain`` all mean rain);
+the words for threats, Hard Knocks and tiles come from the content files, the verbs from
+``VERBS`` below. A command is a verb and a bag of words: ``play shell rain`` is
+``play rain shell``. Words may be left out while only one legal choice fits (``charm``,
+``withdraw``), and ``play 3`` plays the third card of the hand as the view numbers it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from functools import cache
+
+from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text
+from engines.grizzled import rules
+from engines.grizzled.content import content
+from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
+
+# canonical verb (= Action.kind) -> words a player may write (any language, diacritics optional)
+VERBS: dict[str, tuple[str, ...]] = {
+    "intensity": ("intensity", "cường độ", "intensité"),
+    "play": ("play", "đánh", "chơi", "đánh bài"),
+    "charm": ("charm", "lucky charm", "bùa", "bùa may mắn", "dùng bùa"),
+    "speech": ("speech", "speak", "phát biểu", "diễn văn"),
+    "withdraw": ("withdraw", "retreat", "rút lui", "rút"),
+    "discard": ("discard", "bỏ", "bỏ bài"),
+    "keep": ("keep", "pass", "giữ", "giữ bài", "không bỏ"),
+    "heal": ("heal", "chữa", "xóa"),
+    "remove": ("remove", "loại bỏ", "loại"),
+    "recover": ("recover", "khôi phục", "lấy lại"),
+    "decline": ("decline", "refuse", "từ chối"),
+}
+# extra argument words that are not content names
+EXTRA_WORDS: dict[str, tuple[str, ...]] = {
+    "trap": ("trap", "bẫy"),
+    "drop": ("drop", "bỏ", "bỏ đi"),
+    "charm": ("charm", "bùa", "bùa may mắn"),
+}
+
+
+def normalize(text: str) -> list[str]:
+    """Lower case, no diacritics (``đ`` → ``d``), punctuation as spaces, split into words."""
+    text = text.lower().replace("đ", "d")
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+    return "".join(ch if ch.isalnum() else " " for ch in text).split()
+
+
+def _table(entries: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], str]:
+    return {tuple(normalize(alias)): canon for canon, aliases in entries.items() for alias in (canon, *aliases)}
+
+
+@cache
+def verb_table() -> dict[tuple[str, ...], str]:
+    return _table(VERBS)
+
+
+@cache
+def word_table() -> dict[tuple[str, ...], str]:
+    c = content()
+    entries: dict[str, tuple[str, ...]] = dict(EXTRA_WORDS)
+    for named in (*c.threats, *c.knocks.values(), *c.tiles.values(), *(n for n, _ in c.specials.values())):
+        entries[named.id] = named.aliases
+    return _table(entries)
+
+
+def _longest(tokens: list[str], start: int, table: dict[tuple[str, ...], str]) -> tuple[str, int] | None:
+    for size in range(min(4, len(tokens) - start), 0, -1):
+        found = table.get(tuple(tokens[start : start + size]))
+        if found is not None:
+            return found, size
+    return None
+
+
+def read(text: str) -> tuple[str, list[str]]:
+    """(verb, argument words) in canonical form; ``InvalidCommand`` for words we do not know."""
+    tokens = normalize(text)
+    if not tokens:
+        raise InvalidCommand(Text("The reply is empty: write a command such as `play rain shell` or a menu number.",
+                                  "Thư trả lời trống: hãy viết một lệnh như `play rain shell` hoặc số trong danh sách."))
+    verb = _longest(tokens, 0, verb_table())
+    if verb is None:
+        raise InvalidCommand(Text(f"'{tokens[0]}' is not a command. Write e.g. `play rain shell`, `charm`, `speech gas`, "
+                                  "`withdraw left`, `intensity 3`, or a menu number.",
+                                  f"'{tokens[0]}' không phải là lệnh. Hãy viết ví dụ `play rain shell`, `charm`, "
+                                  "`speech gas`, `withdraw left`, `intensity 3` hoặc số trong danh sách."))
+    args: list[str] = []
+    i = verb[1]
+    while i < len(tokens):
+        if tokens[i].isdigit():
+            args.append(str(int(tokens[i])))
+            i += 1
+            continue
+        word = _longest(tokens, i, word_table())
+        if word is None:
+            raise InvalidCommand(Text(f"Unknown word '{tokens[i]}'. Name threats (rain, snow, night, whistle, gas, shell), "
+                                      "cards as in your hand, or tiles (left, right, left2, right2).",
+                                      f"Không hiểu từ '{tokens[i]}'. Hãy gọi tên mối đe dọa (mưa, tuyết, đêm, còi, "
+                                      "mặt nạ khí, đạn pháo), lá bài như trên tay, hoặc thẻ (trái, phải, trái 2, phải 2)."))
+        args.append(word[0])
+        i += word[1]
+    merged: list[str] = []
+    for arg in args:
+        if merged and merged[-1] == "drop" and arg in content().tiles:
+            merged[-1] = f"drop:{arg}"
+        else:
+            merged.append(arg)
+    return verb[0], merged
+
+
+# ---------------------------------------------------------------------------
+# Canonical text
+
+
+def format_action(action: Action) -> str:
+    k, a = action.kind, action.args
+    if k == "withdraw":
+        place, drop = a
+        return " ".join(["withdraw", *([str(place)] if place else []), *([f"drop {drop}"] if drop else [])])
+    if k == "recover":
+        return "recover charm"
+    return " ".join([k, *(str(x) for x in a if x is not None)])
+
+
+def _threat(threat: str) -> Text:
+    return content().threat_name(threat)
+
+
+def _face(face: str) -> Text:
+    return content().face_text(face)
+
+
+def _tile(tile: str) -> Text:
+    return content().tiles[tile].name
+
+
+def label(state: GrizzledState, seat: int, action: Action) -> Text:
+    k, a = action.kind, action.args
+    if k == "intensity":
+        return Text(f"Intensity {a[0]}: deal {a[0]} card(s) to each player",
+                    f"Cường độ {a[0]}: chia {a[0]} lá cho mỗi người")
+    if k == "play":
+        f = _face(str(a[0]))
+        return Text(f"play {f.en}", f"đánh {f.vi}")
+    if k == "charm":
+        f = _face(str(a[0]))
+        return Text(f"use your lucky charm to remove {f.en} from No Man's Land",
+                    f"dùng Bùa may mắn loại bỏ {f.vi} khỏi No Man's Land")
+    if k == "speech":
+        t = _threat(str(a[0]))
+        return Text(f"give a speech about {t.en} (uses a Speech token)", f"phát biểu về {t.vi} (dùng một token Phát biểu)")
+    if k == "withdraw":
+        place, drop = a
+        en, vi = "withdraw", "rút lui"
+        if drop:
+            en += f", first removing a {_tile(str(drop)).en} tile"
+            vi += f", trước đó loại bỏ một thẻ {_tile(str(drop)).vi}"
+        if place:
+            target = state.players[rules.tile_target(state, seat, str(place))]
+            en += f" and place your {_tile(str(place)).en} Support tile (for {target})"
+            vi += f" và đặt thẻ Hỗ trợ {_tile(str(place)).vi} (cho {target})"
+        elif state.tiles[seat] and (not drop or len(state.tiles[seat]) > 1):
+            en += " (your Support tile is picked at random)"
+            vi += " (thẻ Hỗ trợ được chọn ngẫu nhiên)"
+        return Text(en, vi)
+    if k == "discard":
+        f = _face(str(a[0]))
+        return Text(f"discard {f.en} from your hand", f"bỏ {f.vi} khỏi tay")
+    if k == "keep":
+        return Text("keep your cards", "giữ bài")
+    if k == "heal":
+        f = _face(str(a[0]))
+        owner = next((state.players[p] for p in range(state.n)
+                      for c in state.knocks[p] if rules.card(c).face == a[0]), "")
+        return Text(f"remove {f.en} from {owner}", f"loại bỏ {f.vi} của {owner}")
+    if k == "remove":
+        en = " and ".join(_face(str(x)).en for x in a)
+        vi = " và ".join(_face(str(x)).vi for x in a)
+        return Text(f"remove your Hard Knock(s): {en}", f"loại bỏ Hard Knock: {vi}")
+    if k == "recover":
+        return Text("turn your Grizzled card back to the lucky charm", "lật thẻ Grizzled về mặt Bùa may mắn")
+    return Text("decline the help", "từ chối sự giúp đỡ")
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+
+
+def legal(state: GrizzledState, seat: int) -> list[Action]:
+    s = state
+    if s.phase == INTENSITY:
+        if seat != s.leader:
+            return []
+        return [Action("intensity", (n,)) for n in range(rules.min_intensity(s), rules.max_intensity(s) + 1)]
+    if s.phase == TURN:
+        if seat != s.turn:
+            return []
+        out: list[Action] = []
+        rule = rules.withdraw_rule(s, seat)
+        if rule != "forced":
+            out += [Action("play", (f,)) for f in rules.hand_faces(s, seat)]
+            out += [Action("charm", (f,)) for f in rules.charm_targets(s, seat)]
+            if rules.can_speak(s, seat):
+                out += [Action("speech", (t,)) for t in content().threat_ids]
+        if rule != "forbidden":
+            out += [Action("withdraw", (p, d)) for p, d in rules.withdraw_options(s, seat)]
+        return out
+    if s.phase == SPEECH:
+        if seat not in s.responders:
+            return []
+        faces = rules.speech_faces(s, seat, s.speech_threat or "")
+        return [*(Action("discard", (f,)) for f in faces), Action("keep", ())]
+    if s.phase == CHRISTMAS:
+        if seat != s.turn:
+            return []
+        return [Action("heal", (f,)) for f in rules.christmas_targets(s)]
+    if s.phase == SUPPORT:
+        if seat != s.turn:
+            return []
+        return [Action(kind, faces) for kind, faces in rules.support_options(s, seat)]
+    return []
+
+
+def choices(state: GrizzledState, seat: int) -> list[Choice]:
+    return [Choice(a, format_action(a), label(state, seat, a)) for a in legal(state, seat)]
+
+
+def hand_in_view_order(state: GrizzledState, seat: int) -> list[str]:
+    """The seat's hand as faces, in the order the view numbers them (``play 3``)."""
+    return sorted((rules.card(c).face for c in state.hands[seat]), key=content().face_order)
+
+
+def parse(state: GrizzledState, seat: int, text: str) -> Action:
+    verb, args = read(text)
+    options = legal(state, seat)
+    examples = [format_action(a) for a in options][:8]
+    if not options:
+        raise IllegalCommand(Text("Nothing is asked of you right now; wait for your turn.",
+                                  "Lúc này bạn chưa phải làm gì; hãy chờ đến lượt."))
+    if verb == "play" and len(args) == 1 and args[0].isdigit():
+        hand = hand_in_view_order(state, seat)
+        index = int(args[0])
+        if not 1 <= index <= len(hand):
+            raise IllegalCommand(Text(f"Your hand has {len(hand)} card(s); `play {index}` names none of them.",
+                                      f"Bạn có {len(hand)} lá; `play {index}` không ứng với lá nào."), examples)
+        args = hand[index - 1].split()
+    if verb == "intensity" and len(args) == 1 and args[0].isdigit():
+        n = int(args[0])
+        if state.phase == INTENSITY and n > rules.max_intensity(state):
+            args = [str(rules.max_intensity(state))]  # GR-21: a bigger number deals the same
+    wanted = Counter(args)
+    same_verb = [a for a in options if a.kind == verb]
+    exact, wider = [], []
+    for action in same_verb:
+        have = Counter(read(format_action(action))[1])
+        if have == wanted:
+            exact.append(action)
+        elif not wanted - have:
+            wider.append(action)
+    if exact:
+        return exact[0]
+    if len(wider) == 1:
+        return wider[0]
+    if wider:
+        raise AmbiguousCommand(Text("That fits several choices; write one of these in full.",
+                                    "Lệnh này ứng với nhiều lựa chọn; hãy viết đầy đủ một trong số sau."),
+                               [format_action(a) for a in wider])
+    raise IllegalCommand(Text(f"`{text.strip()}` is not possible now. You may write: {', '.join(examples)}.",
+                              f"`{text.strip()}` không thực hiện được lúc này. Bạn có thể viết: {', '.join(examples)}."),
+                         examples)

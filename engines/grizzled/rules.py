@@ -1,0 +1,554 @@
+"""The rules of The Grizzled as functions on a working copy of the state.
+
+Queries (``threat_counts``, ``withdraw_rule``, ``turn_options`` …) never change the state.
+Mutators change the working copy the engine made for one ``apply`` and append the events
+people will read. Every OPEN resolution of the digest lives in exactly one function here,
+named in its docstring, so a designer's decision changes one place.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from engines.contract import Event, Text
+from engines.grizzled.content import Card, content
+from engines.grizzled.state import CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
+from engines.rng import Rng
+
+FIRST_MISSION_MIN_INTENSITY = 3  # GR-20
+FAILURE_COUNT = 3  # GR-37
+KNOCK_LIMIT = 4  # GR-49
+MORALE_MIN = 3  # GR-51
+HELP_REMOVE_SUCCESS = 2  # GR-45
+HELP_REMOVE_FAILURE = 1  # GR-46
+SPEECH_TOKENS = {2: 5, 3: 5, 4: 4, 5: 3}  # GR-14
+
+# Why a result: keys of REASONS, stored in the state.
+REASONS: dict[str, Text] = {
+    "peace": Text(
+        "Peace: the Trials pile and every hand are empty. The team wins together!",
+        "Hòa bình: chồng Thử thách và mọi tay bài đều trống. Cả đội cùng thắng!",
+    ),
+    "monument": Text(
+        "The Morale Reserve is empty and the Monument shows. The team loses.",
+        "Dự trữ Nhuệ khí đã cạn, thẻ Tượng đài hiện ra. Cả đội thua.",
+    ),
+    "knocks": Text(
+        "A Grizzled carries Hard Knocks weighing 4 or more. The team loses.",
+        "Một người lính mang Hard Knock nặng từ 4 trở lên. Cả đội thua.",
+    ),
+}
+
+Events = list[Event]
+
+
+def card(cid: str) -> Card:
+    return content().cards[cid]
+
+
+def name(s: GrizzledState, seat: int) -> str:
+    return s.players[seat]
+
+
+def say(events: Events, en: str, vi: str, to: int | None = None) -> None:
+    events.append(Event(Text(en, vi), None if to is None else frozenset({to})))
+
+
+def face_en(face: str) -> str:
+    return content().face_text(face).en
+
+
+def face_vi(face: str) -> str:
+    return content().face_text(face).vi
+
+
+# ---------------------------------------------------------------------------
+# Queries
+
+
+def in_mission(s: GrizzledState, seat: int) -> bool:
+    return not s.withdrawn[seat]
+
+
+def seats_in(s: GrizzledState) -> list[int]:
+    return [p for p in range(s.n) if not s.withdrawn[p]]
+
+
+def knock_effects(s: GrizzledState, seat: int) -> Iterator[tuple[str, int]]:
+    """(effect, amount) of the seat's Hard Knocks in the order received (GR-59)."""
+    kinds = content().knocks
+    for cid in s.knocks[seat]:
+        kt = kinds[card(cid).knock or ""]
+        yield kt.effect, kt.amount
+
+
+def has_effect(s: GrizzledState, seat: int, effect: str, *, in_play_only: bool = True) -> bool:
+    """Whether a Hard Knock of ``seat`` with ``effect`` acts now.
+
+    During a Mission a withdrawn player's Hard Knocks do nothing (GR-35); effects that act
+    between Missions (Demoralized, Tyrannical, Frenzied at the deal) pass ``in_play_only=False``.
+    """
+    if in_play_only and s.phase in (TURN, SPEECH, CHRISTMAS) and s.withdrawn[seat]:
+        return False
+    return any(e == effect for e, _ in knock_effects(s, seat))
+
+
+def threat_counts(s: GrizzledState) -> Counter[str]:
+    """GR-37: NML cards plus Phobia/Trauma in play on players still in the Mission."""
+    counts: Counter[str] = Counter()
+    for cid in s.nml:
+        counts.update(card(cid).threats)
+    for seat in range(s.n):
+        if s.withdrawn[seat]:
+            continue
+        for cid in s.knocks[seat]:
+            counts.update(card(cid).threats)
+    return counts
+
+
+def mission_failed(s: GrizzledState) -> bool:
+    counts = threat_counts(s)
+    return bool(counts) and max(counts.values()) >= FAILURE_COUNT
+
+
+def weight(s: GrizzledState, seat: int) -> int:
+    kinds = content().knocks
+    return sum(kinds[card(cid).knock or ""].weight for cid in s.knocks[seat])
+
+
+def min_intensity(s: GrizzledState) -> int:
+    return FIRST_MISSION_MIN_INTENSITY if s.mission == 1 else 1
+
+
+def max_intensity(s: GrizzledState) -> int:
+    """GR-21 OPEN: no maximum applies. Beyond this many rounds the deal is identical (the pile
+    runs out, GR-22), so menus stop here and larger numbers are read as this one."""
+    return max(min_intensity(s), -(-len(s.trials) // s.n))
+
+
+def withdraw_rule(s: GrizzledState, seat: int) -> str:
+    """``"free"``, ``"forced"`` or ``"forbidden"`` for the seat on its turn (GR-8, GR-36, GR-59, GR-60).
+
+    The seat's own Hard Knocks decide first (active player first, GR-60), the earliest
+    relevant one winning (GR-59); then another player's Fragile. An empty hand may always
+    withdraw (GR-36).
+    """
+    hand = len(s.hands[seat])
+    others_in = any(not s.withdrawn[p] for p in range(s.n) if p != seat)
+    verdict = ""
+    for effect, amount in knock_effects(s, seat):
+        if effect == "fearful":
+            counts = threat_counts(s)
+            if counts and max(counts.values()) >= amount:
+                verdict = "forced"
+                break
+        elif (effect == "hard_headed" and hand >= amount) or (effect == "prideful" and hand and others_in):
+            verdict = "forbidden"
+            break
+    if verdict == "forbidden" and hand == 0:
+        verdict = "free"
+    if verdict:
+        return verdict
+    if hand and any(p != seat and has_effect(s, p, "fragile") for p in range(s.n)):
+        return "forbidden"
+    return "free"
+
+
+def can_speak(s: GrizzledState, seat: int) -> bool:
+    return s.speech_held[seat] > 0 and not has_effect(s, seat, "no_speech")
+
+
+def charm_char(s: GrizzledState, seat: int) -> str:
+    for ch in content().characters:
+        if ch.id == s.characters[seat]:
+            return ch.charm
+    raise KeyError(s.characters[seat])
+
+
+def charm_targets(s: GrizzledState, seat: int) -> list[str]:
+    """Distinct NML faces the seat's lucky charm may remove (GR-30: a matching card is required)."""
+    if not s.charm_ready[seat]:
+        return []
+    threat = charm_char(s, seat)
+    return sorted({card(c).face for c in s.nml if threat in card(c).threats}, key=content().face_order)
+
+
+def hand_faces(s: GrizzledState, seat: int) -> list[str]:
+    return sorted({card(c).face for c in s.hands[seat]}, key=content().face_order)
+
+
+def withdraw_options(s: GrizzledState, seat: int) -> list[tuple[str | None, str | None]]:
+    """(tile placed, tile removed first) pairs; ``None`` place = no tile or a random one (Panicked)."""
+    tiles = s.tiles[seat]
+    if not tiles:
+        return [(None, None)]
+    absent = has_effect(s, seat, "absent_minded")
+    panicked = has_effect(s, seat, "panicked")
+    order = list(content().tiles)
+    out: list[tuple[str | None, str | None]] = []
+    drops: list[str | None] = [t for t in order if t in tiles] if absent else [None]
+    for drop in drops:
+        left = list(tiles)
+        if drop is not None:
+            left.remove(drop)
+        if panicked or not left:
+            out.append((None, drop))
+        else:
+            out.extend((t, drop) for t in order if t in left)
+    return out
+
+
+def support_options(s: GrizzledState, seat: int) -> list[tuple[str, tuple[str, ...]]]:
+    """What the helped seat may choose (GR-45, GR-46, GR-47: it picks, and may decline)."""
+    faces = [card(c).face for c in s.knocks[seat]]
+    most = HELP_REMOVE_FAILURE if s.failed else HELP_REMOVE_SUCCESS
+    out: list[tuple[str, tuple[str, ...]]] = [("remove", (f,)) for f in faces]
+    if most >= 2:
+        out += [("remove", (a, b)) for i, a in enumerate(faces) for b in faces[i + 1 :]]
+    if not s.failed and not s.charm_ready[seat]:
+        out.append(("recover", ()))
+    out.append(("decline", ()))
+    return out
+
+
+def christmas_targets(s: GrizzledState) -> list[str]:
+    return [card(c).face for seat in range(s.n) for c in s.knocks[seat]]
+
+
+def speech_faces(s: GrizzledState, seat: int, threat: str) -> list[str]:
+    """Faces in the seat's hand that show ``threat`` (Phobia/Trauma included, GR-33)."""
+    return sorted({card(c).face for c in s.hands[seat] if threat in card(c).threats}, key=content().face_order)
+
+
+# ---------------------------------------------------------------------------
+# Mutators
+
+
+def _rng_below(s: GrizzledState, n: int) -> int:
+    rng = Rng(s.rng)
+    value = rng.below(n)
+    s.rng = rng.state
+    return value
+
+
+def shuffle(s: GrizzledState, items: list[str]) -> None:
+    rng = Rng(s.rng)
+    rng.shuffle(items)
+    s.rng = rng.state
+
+
+def choose_intensity(s: GrizzledState, seat: int, intensity: int, ev: Events) -> None:
+    """GR-22, GR-23: deal one card per player per round from the Leader clockwise; then Frenzied."""
+    dealt = [0] * s.n
+    for _ in range(intensity):
+        for i in range(s.n):
+            if not s.trials:
+                break
+            p = (s.leader + i) % s.n
+            s.hands[p].append(s.trials.pop())
+            dealt[p] += 1
+    for i in range(s.n):
+        p = (s.leader + i) % s.n
+        for effect, amount in knock_effects(s, p):
+            if effect == "frenzied":
+                for _ in range(amount):
+                    if s.trials:
+                        s.hands[p].append(s.trials.pop())
+                        dealt[p] += 1
+    shown = ", ".join(f"{name(s, p)} {dealt[p]}" for p in range(s.n))
+    say(
+        ev,
+        f"Mission {s.mission}: {name(s, seat)} sets Intensity {intensity}. Cards dealt: {shown}.",
+        f"Nhiệm vụ {s.mission}: {name(s, seat)} chọn Cường độ {intensity}. Số bài được chia: {shown}.",
+    )
+    s.phase = TURN
+    s.turn = s.leader
+
+
+def _play(s: GrizzledState, seat: int, cid: str, traps: bool, ev: Events) -> str:
+    """Put one card into play (GR-26). Returns "failed", "christmas" or "ok"."""
+    c = card(cid)
+    fen, fvi = face_en(c.face), face_vi(c.face)
+    if c.kind == "threat":
+        s.nml.append(cid)
+        say(ev, f"{name(s, seat)} plays {fen} into No Man's Land.", f"{name(s, seat)} đánh {fvi} vào No Man's Land.")
+        if mission_failed(s):
+            return "failed"  # GR-28: failure ends the Mission before any Trap draw
+        if c.trap and traps:
+            if not s.trials:
+                say(ev, "Trap! The Trials pile is empty: nothing is drawn.", "Bẫy! Chồng Thử thách trống: không rút gì.")
+                return "ok"
+            say(ev, "Trap! The top Trial card is played at once.", "Bẫy! Lá Thử thách trên cùng được chơi ngay.")
+            return _play(s, seat, s.trials.pop(), False, ev)  # GR-27: a second Trap is ignored
+        return "ok"
+    if c.kind == "hard_knock":
+        s.knocks[seat].append(cid)
+        say(ev, f"{name(s, seat)} takes the Hard Knock {fen}.", f"{name(s, seat)} nhận Hard Knock {fvi}.")
+        return "failed" if mission_failed(s) else "ok"
+    say(ev, f"{name(s, seat)} plays {fen}.", f"{name(s, seat)} chơi {fvi}.")
+    return "christmas" if christmas_targets(s) else "ok"
+
+
+def _after(s: GrizzledState, seat: int, result: str, ev: Events) -> None:
+    if result == "failed":
+        end_mission(s, True, ev)
+    elif result == "christmas":
+        s.phase = CHRISTMAS
+        s.turn = seat
+    else:
+        end_turn(s, ev)
+
+
+def play(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
+    cid = next(c for c in s.hands[seat] if card(c).face == face)
+    s.hands[seat].remove(cid)
+    _after(s, seat, _play(s, seat, cid, True, ev), ev)
+
+
+def use_charm(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
+    """GR-30, GR-31: remove one matching NML card; the Grizzled card turns to its used side."""
+    cid = next(c for c in s.nml if card(c).face == face)
+    s.nml.remove(cid)
+    s.charm_ready[seat] = False
+    say(
+        ev,
+        f"{name(s, seat)} uses the lucky charm and removes {face_en(face)} from No Man's Land.",
+        f"{name(s, seat)} dùng Bùa may mắn, loại bỏ {face_vi(face)} khỏi No Man's Land.",
+    )
+    end_turn(s, ev)
+
+
+def speech(s: GrizzledState, seat: int, threat: str, ev: Events) -> None:
+    """GR-32: the token is removed; others in the Mission holding the threat may answer."""
+    s.speech_held[seat] -= 1
+    t = content().threat_name(threat)
+    say(
+        ev,
+        f"{name(s, seat)} gives a speech about {t.en}: everyone else still in the mission may discard one card showing it.",
+        f"{name(s, seat)} phát biểu về {t.vi}: những người khác còn trong nhiệm vụ có thể bỏ một lá có mối đe dọa này.",
+    )
+    s.speaker = seat
+    s.speech_threat = threat
+    s.responses = {}
+    s.responders = [p for p in range(s.n) if p != seat and not s.withdrawn[p] and speech_faces(s, p, threat)]
+    if s.responders:
+        s.phase = SPEECH
+    else:
+        finish_speech(s, ev)
+
+
+def answer_speech(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
+    """Record a secret answer (replaceable); resolve all answers together once everyone chose (GR-33)."""
+    s.responses[str(seat)] = face
+    if face:
+        say(ev, f"You will discard {face_en(face)}.", f"Bạn sẽ bỏ {face_vi(face)}.", to=seat)
+    else:
+        say(ev, "You will keep your cards.", "Bạn sẽ giữ bài.", to=seat)
+    if all(str(p) in s.responses for p in s.responders):
+        finish_speech(s, ev)
+
+
+def finish_speech(s: GrizzledState, ev: Events) -> None:
+    threat = s.speech_threat or ""
+    t = content().threat_name(threat)
+    for p in s.responders:
+        face = s.responses.get(str(p), "")
+        if face:
+            cid = next(c for c in s.hands[p] if card(c).face == face)
+            s.hands[p].remove(cid)
+            say(ev, f"{name(s, p)} discards a card showing {t.en}.", f"{name(s, p)} bỏ một lá có {t.vi}.")
+            say(ev, f"You discarded {face_en(face)}.", f"Bạn đã bỏ {face_vi(face)}.", to=p)
+        else:
+            say(ev, f"{name(s, p)} keeps their cards.", f"{name(s, p)} giữ bài.")
+    s.phase = TURN
+    s.turn = s.speaker if s.speaker is not None else s.turn
+    s.speaker = None
+    s.speech_threat = None
+    s.responders = []
+    s.responses = {}
+    end_turn(s, ev)
+
+
+def tile_target(s: GrizzledState, seat: int, tile: str) -> int:
+    """GR-42: counted from the giver by type, wrapping; Selfish sends it to the giver (GR-8)."""
+    if has_effect(s, seat, "selfish"):
+        return seat
+    return (seat + content().tiles[tile].offset) % s.n
+
+
+def withdraw(s: GrizzledState, seat: int, place: str | None, drop: str | None, ev: Events) -> None:
+    """GR-34: leave the Mission, placing one Support tile face down (secret until GR-42)."""
+    tiles = content().tiles
+    if drop is not None:
+        s.tiles[seat].remove(drop)
+        say(
+            ev,
+            f"{name(s, seat)} is absent-minded and removes a {tiles[drop].name.en} Support tile from the game.",
+            f"{name(s, seat)} đãng trí, loại bỏ một thẻ Hỗ trợ {tiles[drop].name.vi} khỏi trò chơi.",
+        )
+    if place is None and s.tiles[seat]:
+        place = s.tiles[seat][_rng_below(s, len(s.tiles[seat]))]  # Panicked (GR-8)
+    if place is not None:
+        target = tile_target(s, seat, place)
+        s.tiles[seat].remove(place)
+        s.placed_tile[seat] = place
+        s.placed_to[seat] = target
+        say(ev, f"{name(s, seat)} withdraws and places a Support tile face down.",
+            f"{name(s, seat)} rút lui và úp một thẻ Hỗ trợ.")
+        say(ev, f"You placed your {tiles[place].name.en} tile: it supports {name(s, target)}.",
+            f"Bạn đã đặt thẻ {tiles[place].name.vi}: hỗ trợ {name(s, target)}.", to=seat)
+    else:
+        say(ev, f"{name(s, seat)} withdraws without a Support tile.", f"{name(s, seat)} rút lui, không có thẻ Hỗ trợ.")
+    clumsy = has_effect(s, seat, "clumsy_draw")
+    s.withdrawn[seat] = True
+    if clumsy:
+        if not s.trials:
+            say(ev, f"{name(s, seat)} is clumsy, but the Trials pile is empty.",
+                f"{name(s, seat)} vụng về, nhưng chồng Thử thách đã trống.")
+            end_turn(s, ev)
+            return
+        say(ev, f"{name(s, seat)} is clumsy and must play the top Trial card.",
+            f"{name(s, seat)} vụng về và phải chơi lá Thử thách trên cùng.")
+        _after(s, seat, _play(s, seat, s.trials.pop(), False, ev), ev)
+        return
+    end_turn(s, ev)
+
+
+def christmas(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
+    """GR-7: Merry Christmas removes one Hard Knock from any player."""
+    for p in range(s.n):
+        for cid in s.knocks[p]:
+            if card(cid).face == face:
+                s.knocks[p].remove(cid)
+                say(ev, f"Merry Christmas: {name(s, seat)} removes {face_en(face)} from {name(s, p)}.",
+                    f"Giáng sinh an lành: {name(s, seat)} loại bỏ {face_vi(face)} của {name(s, p)}.")
+                s.phase = TURN
+                end_turn(s, ev)
+                return
+    raise KeyError(face)
+
+
+def end_turn(s: GrizzledState, ev: Events) -> None:
+    """GR-24, GR-40: next player still in clockwise, or success when everyone has withdrawn."""
+    for step in range(1, s.n + 1):
+        p = (s.turn + step) % s.n
+        if not s.withdrawn[p]:
+            s.phase = TURN
+            s.turn = p
+            return
+    end_mission(s, False, ev)
+
+
+def end_mission(s: GrizzledState, failed: bool, ev: Events) -> None:
+    """GR-39 .. GR-44: clear or reshuffle NML, reveal tiles, find the helped player."""
+    s.failed = failed
+    if failed:
+        say(ev, "Three identical threats: the mission fails. No Man's Land is shuffled into the Trials pile.",
+            "Ba mối đe dọa giống nhau: nhiệm vụ thất bại. No Man's Land được xáo vào chồng Thử thách.")
+        s.trials.extend(s.nml)
+        shuffle(s, s.trials)  # GR-41 OPEN: shuffle the combined pile
+    else:
+        say(ev, "Everyone has withdrawn: the mission succeeds. No Man's Land is cleared.",
+            "Mọi người đã rút lui: nhiệm vụ thành công. No Man's Land được dọn sạch.")
+    s.nml = []
+    received = [0] * s.n
+    tiles = content().tiles
+    for p in range(s.n):
+        tile, target = s.placed_tile[p], s.placed_to[p]
+        if tile is None or target is None:
+            continue
+        s.tiles[target].append(tile)
+        received[target] += 1
+        say(ev, f"{name(s, p)}'s Support tile ({tiles[tile].name.en}) goes to {name(s, target)}.",
+            f"Thẻ Hỗ trợ của {name(s, p)} ({tiles[tile].name.vi}) đến với {name(s, target)}.")
+    s.placed_tile = [None] * s.n
+    s.placed_to = [None] * s.n
+    best = max(received)
+    helped = [p for p in range(s.n) if received[p] == best]
+    if best == 0:
+        finish_support(s, ev)
+        return
+    if len(helped) > 1:
+        say(ev, "Support is tied: nobody gets the group's help.", "Hỗ trợ hòa nhau: không ai được giúp.")
+        finish_support(s, ev)
+        return
+    p = helped[0]
+    say(ev, f"{name(s, p)} gets the group's help.", f"{name(s, p)} được cả nhóm giúp đỡ.")
+    if len(support_options(s, p)) > 1:
+        s.phase = SUPPORT
+        s.turn = p
+    else:
+        finish_support(s, ev)
+
+
+def take_help(s: GrizzledState, seat: int, kind: str, faces: tuple[str, ...], ev: Events) -> None:
+    if kind == "remove":
+        for face in faces:
+            cid = next(c for c in s.knocks[seat] if card(c).face == face)
+            s.knocks[seat].remove(cid)
+        shown_en = ", ".join(face_en(f) for f in faces)
+        shown_vi = ", ".join(face_vi(f) for f in faces)
+        say(ev, f"{name(s, seat)} removes {shown_en}.", f"{name(s, seat)} loại bỏ {shown_vi}.")
+    elif kind == "recover":
+        s.charm_ready[seat] = True
+        say(ev, f"{name(s, seat)} recovers the lucky charm.", f"{name(s, seat)} khôi phục Bùa may mắn.")
+    else:
+        say(ev, f"{name(s, seat)} declines the help.", f"{name(s, seat)} từ chối sự giúp đỡ.")
+    finish_support(s, ev)
+
+
+def _end(s: GrizzledState, result: str, reason: str, ev: Events) -> None:
+    s.result = result
+    s.reason = reason
+    s.phase = OVER
+    ev.append(Event(REASONS[reason]))
+
+
+def morale_drop_size(s: GrizzledState) -> int:
+    """GR-51 plus Demoralized (GR-8)."""
+    extra = sum(a for p in range(s.n) for e, a in knock_effects(s, p) if e == "demoralized")
+    return max(sum(len(h) for h in s.hands), MORALE_MIN) + extra
+
+
+def finish_support(s: GrizzledState, ev: Events) -> None:
+    """GR-49, GR-50, GR-51 .. GR-54, in the source's order."""
+    if any(weight(s, p) >= KNOCK_LIMIT for p in range(s.n)):
+        _end(s, "lost", "knocks", ev)
+        return
+    if not s.trials and not any(s.hands):
+        _end(s, "won", "peace", ev)
+        return
+    due = morale_drop_size(s)
+    moved = 0
+    while moved < due and s.reserve:
+        s.trials.append(s.reserve.pop())  # GR-52 OPEN: one by one, top to top, unshuffled
+        moved += 1
+    say(ev, f"Morale drops: {moved} cards move from the Morale Reserve to the Trials pile.",
+        f"Nhuệ khí sụt giảm: {moved} lá chuyển từ Dự trữ Nhuệ khí sang chồng Thử thách.")
+    if not s.reserve:
+        _end(s, "lost", "monument", ev)
+        return
+    pass_leader(s, ev)
+    start_mission(s)
+
+
+def pass_leader(s: GrizzledState, ev: Events) -> None:
+    """GR-54, with Tyrannical (GR-8): a token is given only when the token changes hands."""
+    former = s.leader
+    tyrant = next((p for p in range(s.n) if has_effect(s, p, "tyrannical", in_play_only=False)), None)
+    s.leader = tyrant if tyrant is not None else (former + 1) % s.n
+    say(ev, f"{name(s, s.leader)} is the new Mission Leader.", f"{name(s, s.leader)} là Lãnh đạo nhiệm vụ mới.")
+    if s.leader != former and s.speech_supply > 0:
+        s.speech_supply -= 1
+        s.speech_held[former] += 1
+        say(ev, f"{name(s, former)} takes a Speech token.", f"{name(s, former)} nhận một token Phát biểu.")
+
+
+def start_mission(s: GrizzledState) -> None:
+    """GR-19: nobody withdrawn, NML empty; the Leader picks the Intensity."""
+    s.mission += 1
+    s.withdrawn = [False] * s.n
+    s.nml = []
+    s.phase = INTENSITY
+    s.turn = s.leader

@@ -1,0 +1,159 @@
+"""What one seat may know (GR-55, GR-56), and its plain-text rendering for a mail body.
+
+Private: the seat's own hand, its unplaced Support tiles, the tile it placed this Mission and
+its secret answer to a Speech. Public: No Man's Land, Hard Knocks in play, charm sides, Speech
+tokens, who has withdrawn or placed a tile, pile sizes and hand sizes. The Trials pile, the
+Morale Reserve and the RNG are never shown. ``render_view`` reads the view only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.grizzled import rules
+from engines.grizzled.content import content
+from engines.grizzled.state import CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
+
+
+def _face(cid: str) -> str:
+    """A card's face; an id that is not a card (a planted marker) shows as itself."""
+    card = content().cards.get(cid)
+    return card.face if card is not None else cid
+
+
+def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
+    c = content()
+    chars = {ch.id: ch for ch in c.characters}
+    counts = rules.threat_counts(s) if s.phase in (TURN, SPEECH, CHRISTMAS) else {}
+    to_act = [p for p in range(s.n) if seat_must_act(s, p)]
+    return {
+        "you": seat,
+        "players": list(s.players),
+        "grizzled": [
+            {"name": chars[cid].name, "charm": chars[cid].charm, "charm_ready": s.charm_ready[p]}
+            for p, cid in enumerate(s.characters)
+        ],
+        "mission": s.mission,
+        "phase": s.phase,
+        "leader": s.leader,
+        "turn": s.turn if s.phase in (INTENSITY, TURN, CHRISTMAS, SUPPORT) else None,
+        "to_act": to_act,
+        "trials": len(s.trials),
+        "reserve": len(s.reserve),
+        "nml": sorted((_face(cid) for cid in s.nml), key=c.face_order),
+        "threat_counts": {t: counts.get(t, 0) for t in c.threat_ids},
+        "knocks": [[_face(cid) for cid in k] for k in s.knocks],
+        "weights": [rules.weight(s, p) for p in range(s.n)],
+        "hand_sizes": [len(h) for h in s.hands],
+        "withdrawn": list(s.withdrawn),
+        "placed": [t is not None for t in s.placed_tile],
+        "tile_counts": [len(t) for t in s.tiles],
+        "speech_supply": s.speech_supply,
+        "speech_held": list(s.speech_held),
+        "speech": None if s.phase != SPEECH else {
+            "speaker": s.speaker,
+            "threat": s.speech_threat,
+            "waiting": [p for p in s.responders if str(p) not in s.responses],
+        },
+        "result": s.result,
+        "reason": rules.REASONS[s.reason].to_json() if s.reason else None,
+        "hand": sorted((_face(cid) for cid in s.hands[seat]), key=c.face_order) if seat is not None else None,
+        "tiles": list(s.tiles[seat]) if seat is not None else None,
+        "my_placed": s.placed_tile[seat] if seat is not None else None,
+        "my_answer": s.responses.get(str(seat)) if seat is not None else None,
+    }
+
+
+def seat_must_act(s: GrizzledState, seat: int) -> bool:
+    if s.phase == OVER:
+        return False
+    if s.phase == SPEECH:
+        return seat in s.responders and str(seat) not in s.responses
+    return seat == s.turn
+
+
+def _tile_name(tile: str, lang: str) -> str:
+    t = content().tiles.get(tile)
+    return t.name.get(lang) if t is not None else tile
+
+
+def render(view: Mapping[str, Any], lang: str) -> str:
+    c = content()
+    vi = lang == "vi"
+
+    def T(en: str, v: str) -> str:
+        return v if vi else en
+
+    def face(f: str) -> str:
+        return c.face_text(f).get(lang)
+
+    names: list[str] = view["players"]
+    lines: list[str] = []
+    if view["result"]:
+        lines.append(T("GAME OVER: ", "KẾT THÚC: ") + (view["reason"]["vi" if vi else "en"] if view["reason"] else ""))
+    phase_text = {
+        INTENSITY: T("the Leader chooses the Intensity", "Lãnh đạo chọn Cường độ"),
+        TURN: T("turns", "các lượt chơi"),
+        SPEECH: T("answering a speech", "đáp lại bài phát biểu"),
+        CHRISTMAS: T("Merry Christmas", "Giáng sinh an lành"),
+        SUPPORT: T("support", "hỗ trợ"),
+        OVER: T("over", "kết thúc"),
+    }.get(view["phase"], view["phase"])
+    lines.append(T(f"Mission {view['mission']} — {phase_text}.", f"Nhiệm vụ {view['mission']} — {phase_text}."))
+    lines.append(T(f"Trials pile: {view['trials']} cards. Morale Reserve: {view['reserve']} cards. "
+                   f"Speech tokens in supply: {view['speech_supply']}.",
+                   f"Chồng Thử thách: {view['trials']} lá. Dự trữ Nhuệ khí: {view['reserve']} lá. "
+                   f"Token Phát biểu còn: {view['speech_supply']}."))
+    nml = ", ".join(face(f) for f in view["nml"]) or T("empty", "trống")
+    lines.append(T(f"No Man's Land: {nml}.", f"No Man's Land: {nml}."))
+    counts = [f"{c.threat_name(t).get(lang)} {n}" for t, n in view["threat_counts"].items() if n]
+    if counts:
+        lines.append(T("Threat counts (3 fails the mission): ", "Số mối đe dọa (3 là thất bại): ") + ", ".join(counts) + ".")
+    lines.append("")
+    for p, pname in enumerate(names):
+        g = view["grizzled"][p]
+        marks = []
+        if p == view["leader"]:
+            marks.append(T("Leader", "Lãnh đạo"))
+        if view["turn"] == p or p in view["to_act"]:
+            marks.append(T("to act", "đến lượt"))
+        if view["withdrawn"][p] and view["phase"] in (TURN, SPEECH, CHRISTMAS):
+            marks.append(T("withdrawn", "đã rút lui") + (T(", tile placed", ", đã úp thẻ") if view["placed"][p] else ""))
+        charm = c.threat_name(g["charm"]).get(lang) + ("" if g["charm_ready"] else T(" (used)", " (đã dùng)"))
+        knocks = ", ".join(face(f) for f in view["knocks"][p]) or "—"
+        lines.append(f"{pname} — {g['name']} [{'; '.join(marks)}]" if marks else f"{pname} — {g['name']}")
+        lines.append(T(f"  charm: {charm}; cards in hand: {view['hand_sizes'][p]}; Support tiles: "
+                       f"{view['tile_counts'][p]}; Speech tokens: {view['speech_held'][p]}",
+                       f"  bùa: {charm}; bài trên tay: {view['hand_sizes'][p]}; thẻ Hỗ trợ: "
+                       f"{view['tile_counts'][p]}; token Phát biểu: {view['speech_held'][p]}"))
+        lines.append(T(f"  Hard Knocks: {knocks}", f"  Hard Knock: {knocks}"))
+    if view["speech"]:
+        sp = view["speech"]
+        waiting = ", ".join(names[p] for p in sp["waiting"]) or "—"
+        lines.append("")
+        lines.append(T(f"{names[sp['speaker']]} gave a speech about {c.threat_name(sp['threat']).en}; waiting for: {waiting}.",
+                       f"{names[sp['speaker']]} phát biểu về {c.threat_name(sp['threat']).vi}; đang chờ: {waiting}."))
+    if view["you"] is not None:
+        lines.append("")
+        hand = view["hand"] or []
+        lines.append(T("Your hand (play N plays card N):", "Bài trên tay (play N để đánh lá số N):"))
+        lines.extend(f"  {i}. {face(f)}" for i, f in enumerate(hand, 1))
+        if not hand:
+            lines.append(T("  (empty)", "  (trống)"))
+        tiles = ", ".join(_tile_name(t, lang) for t in view["tiles"] or []) or "—"
+        lines.append(T(f"Your Support tiles: {tiles}.", f"Thẻ Hỗ trợ của bạn: {tiles}."))
+        if view["my_placed"]:
+            lines.append(T(f"You placed face down: {_tile_name(view['my_placed'], lang)}.",
+                           f"Bạn đã úp: {_tile_name(view['my_placed'], lang)}."))
+        if view["my_answer"] is not None:
+            ans = face(view["my_answer"]) if view["my_answer"] else T("keep", "giữ bài")
+            lines.append(T(f"Your answer to the speech: {ans} (you may change it).",
+                           f"Trả lời của bạn: {ans} (có thể đổi)."))
+    lines.append("")
+    lines.append(T("Commands: play N | play rain shell | charm | speech gas | withdraw left | intensity 3 | "
+                   "discard … | keep | heal … | remove … | recover charm | decline",
+                   "Lệnh: play N (đánh) | play mưa đạn pháo | charm (bùa) | speech gas (phát biểu) | "
+                   "withdraw left (rút lui trái) | intensity 3 (cường độ) | discard … (bỏ) | keep (giữ)"))
+    return "\n".join(lines)
+
