@@ -1,0 +1,190 @@
+"""Games in the database: creating players and games, loading and saving states, move logs.
+
+Saving a state is an optimistic-locking ``UPDATE … WHERE version = :seen``: when two workers
+race for one game, exactly one write matches and the other raises ``StaleGame`` and starts
+over from the fresh state — no move is applied twice or against an old position.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+import engines
+from engines.contract import Action, Engine, Event, Outcome
+from service.context import AppContext
+from service.mail.addresses import bare_address
+from service.models import Game, GameSeat, MoveLog, Player
+
+
+class StaleGame(RuntimeError):
+    """Another transaction changed the game first; retry with the fresh state."""
+
+
+def create_player(
+    session: Session, address: str, name: str, lang: str = "en", tz: str = "UTC", *, ctx: AppContext | None = None
+) -> Player:
+    """The player with ``address`` (created if new; an existing player is returned unchanged)."""
+    address = bare_address(address)
+    existing = session.exec(select(Player).where(Player.address == address)).first()
+    if existing is not None:
+        return existing
+    if lang not in ("en", "vi"):
+        raise ValueError(f"language must be en or vi, not {lang!r}")
+    now = ctx.clock.now() if ctx else _utcnow()
+    player = Player(address=address, name=name.strip() or address.split("@")[0], lang=lang, tz=tz, created_at=now)
+    session.add(player)
+    session.flush()
+    return player
+
+
+def _utcnow() -> Any:
+    from service.clock import SystemClock
+
+    return SystemClock().now()
+
+
+def player_by_address(session: Session, address: str) -> Player | None:
+    return session.exec(select(Player).where(Player.address == bare_address(address))).first()
+
+
+def create_game(
+    session: Session,
+    engine_id: str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    *,
+    ctx: AppContext,
+) -> Game:
+    """Start a game for known players (by address, seat order) and queue the first mails.
+
+    Everything happens in the caller's transaction: commit once and the game and its
+    "the game starts" mails exist together, or neither does.
+    """
+    from service.notify import queue_game_mails
+
+    engine = engines.get(engine_id)
+    seated: list[Player] = []
+    for address in players:
+        player = player_by_address(session, address)
+        if player is None:
+            raise ValueError(f"unknown player {address}: create the player first")
+        seated.append(player)
+    if len({p.id for p in seated}) != len(seated):
+        raise ValueError("a player can take only one seat")
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    resolved = engine.resolve_options(options)
+    state = engine.new_game([p.name for p in seated], resolved, seed)
+    now = ctx.clock.now()
+    game = Game(engine=engine_id, options=json.dumps(resolved, sort_keys=True), seed=seed,
+                state=engine.to_json(state), version=0, status="active", created_at=now, updated_at=now,
+                deadline=now + timedelta(hours=ctx.settings.turn_hours))
+    session.add(game)
+    session.flush()
+    assert game.id is not None
+    for seat, player in enumerate(seated):
+        assert player.id is not None
+        session.add(GameSeat(game_id=game.id, seat=seat, player_id=player.id))
+    session.flush()
+    queue_game_mails(session, ctx, game, engine, state, actor=None, started=True)
+    return game
+
+
+def load(game: Game) -> tuple[Engine[Any], Any]:
+    engine = engines.get(game.engine)
+    return engine, engine.from_json(game.state)
+
+
+def seats_of(session: Session, game_id: int) -> list[tuple[GameSeat, Player]]:
+    rows = session.exec(
+        select(GameSeat, Player).where(GameSeat.game_id == game_id, GameSeat.player_id == Player.id)
+        .order_by(col(GameSeat.seat))
+    ).all()
+    return [(seat, player) for seat, player in rows]
+
+
+def save_state(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], state: Any) -> None:
+    """Write ``state`` if nobody else wrote the game since we read it (else ``StaleGame``)."""
+    assert game.id is not None
+    now = ctx.clock.now()
+    outcome = engine.outcome(state)
+    status = game.status if game.status != "active" else ("finished" if outcome is not None else "active")
+    values: dict[str, Any] = {
+        "state": engine.to_json(state), "version": game.version + 1, "updated_at": now, "status": status,
+        "deadline": None if status != "active" else now + timedelta(hours=ctx.settings.turn_hours),
+        "outcome": json.dumps(outcome.to_json()) if outcome is not None else game.outcome,
+    }
+    result = session.execute(
+        update(Game).where(col(Game.id) == game.id, col(Game.version) == game.version).values(**values)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleGame(f"game {game.id} changed under us (version {game.version})")
+    for name, value in values.items():
+        setattr(game, name, value)
+
+
+def end_game(session: Session, ctx: AppContext, game: Game, status: str, outcome: Outcome) -> None:
+    """Finish a game for a reason outside the rules (a resignation); version-checked as well."""
+    assert game.id is not None
+    result = session.execute(
+        update(Game).where(col(Game.id) == game.id, col(Game.version) == game.version).values(
+            status=status, version=game.version + 1, deadline=None, updated_at=ctx.clock.now(),
+            outcome=json.dumps(outcome.to_json()))
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleGame(f"game {game.id} changed under us (version {game.version})")
+    game.status, game.version, game.deadline = status, game.version + 1, None
+    game.outcome = json.dumps(outcome.to_json())
+
+
+def log_move(
+    session: Session,
+    ctx: AppContext,
+    game: Game,
+    seat: int | None,
+    command: str,
+    action: Action | None,
+    events: Sequence[Event],
+    state_version: int,
+    inbound_id: int | None = None,
+) -> MoveLog:
+    assert game.id is not None
+    row = MoveLog(game_id=game.id, seat=seat, command=command,
+                  action=json.dumps(action.to_json()) if action else None,
+                  events=json.dumps([e.to_json() for e in events]), inbound_id=inbound_id,
+                  state_version=state_version, created_at=ctx.clock.now())
+    session.add(row)
+    session.flush()
+    return row
+
+
+def stored_outcome(game: Game) -> Outcome | None:
+    if not game.outcome:
+        return None
+    from engines.contract import Text
+
+    data = json.loads(game.outcome)
+    return Outcome(frozenset(data["winners"]), bool(data["draw"]), Text.from_json(data["reason"]))
+
+
+def visible_events(session: Session, game_id: int, seat: int | None, after_id: int = 0,
+                   limit: int | None = None) -> list[tuple[int, Event]]:
+    """Events of the game's log newer than ``after_id`` that ``seat`` may see, oldest first."""
+    rows = session.exec(
+        select(MoveLog).where(MoveLog.game_id == game_id, col(MoveLog.id) > after_id).order_by(col(MoveLog.id))
+    ).all()
+    out: list[tuple[int, Event]] = []
+    for row in rows:
+        assert row.id is not None
+        for data in json.loads(row.events):
+            event = Event.from_json(data)
+            if event.visible(seat):
+                out.append((row.id, event))
+    return out[-limit:] if limit else out

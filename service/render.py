@@ -1,0 +1,125 @@
+"""Rendering mails from jinja2 templates named by purpose, one folder per language.
+
+Templates live in ``mail_templates/<lang>/<purpose>.txt.j2`` (its ``subject`` block is the
+subject) and ``<purpose>.html.j2``. They receive plain values only — names, lines of text,
+the board rendered by ``engine.render_view`` from a view — never a game state, so a
+template cannot leak a secret the view does not hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+#: The line every mail carries; the reply above it is what we read.
+MARKER = "##- Please reply above this line · Vui lòng trả lời phía trên dòng này -##"
+
+#: Our loop header: a mail carrying it was written by a pbem service and is never answered.
+LOOP_HEADER = "X-PBEM-Loop"
+
+PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", "info", "finished", "invite")
+
+
+def default_templates_dir() -> Path:
+    return Path(__file__).resolve().parents[1] / "mail_templates"
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    text: str
+    html: str
+
+
+class Renderer:
+    """Renders one purpose in one language; missing values are errors, not blank text."""
+
+    def __init__(self, templates_dir: Path | str | None = None, service_name: str = "pbem") -> None:
+        folder = Path(templates_dir) if templates_dir else default_templates_dir()
+        if not (folder / "en").is_dir():
+            raise FileNotFoundError(f"mail templates not found in {folder}")
+        self.service_name = service_name
+        self._text = Environment(loader=FileSystemLoader(folder), trim_blocks=True, lstrip_blocks=True,
+                                 keep_trailing_newline=True, undefined=StrictUndefined, autoescape=False)
+        self._html = Environment(loader=FileSystemLoader(folder), trim_blocks=True, lstrip_blocks=True,
+                                 undefined=StrictUndefined, autoescape=select_autoescape(["j2", "html"]))
+
+    def render(self, purpose: str, lang: str, **values: Any) -> Rendered:
+        if purpose not in PURPOSES:
+            raise ValueError(f"no mail purpose {purpose!r}")
+        lang = lang if lang in ("en", "vi") else "en"
+        ctx: dict[str, Any] = {
+            "marker": MARKER, "service_name": self.service_name, "lang": lang, "game": None,
+            "results": None, "digest": [], "board": "", "menu": [], "examples": [], "deadline": None, "lines": [], "commands": [],
+            **values,
+        }
+        text_tpl = self._text.get_template(f"{lang}/{purpose}.txt.j2")
+        subject = "".join(text_tpl.blocks["subject"](text_tpl.new_context(ctx))).strip()
+        text = _tidy(text_tpl.render(ctx))
+        html = self._html.get_template(f"{lang}/{purpose}.html.j2").render({**ctx, "subject": subject})
+        return Rendered(subject, text, html)
+
+
+def _tidy(text: str) -> str:
+    """At most one blank line in a row: templates with optional sections stay readable."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if line.strip() or (out and out[-1].strip()):
+            out.append(line.rstrip() if line.strip() != "--" else "-- ")
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def format_deadline(when: datetime, tz: str, lang: str) -> str:
+    """A deadline in the player's own time zone, e.g. ``2026-01-04 13:00 (Asia/Ho_Chi_Minh)``."""
+    try:
+        zone = ZoneInfo(tz)
+    except Exception:  # an unknown zone stored long ago: fall back rather than fail a mail
+        zone, tz = ZoneInfo("UTC"), "UTC"
+    local = when.astimezone(zone)
+    return f"{local:%Y-%m-%d %H:%M} ({tz})"
+
+
+def subject_tag(engine_id: str, game_id: int) -> str:
+    return f"[{engine_id.upper()} #{game_id}]"
+
+
+def thread_root(game_id: int, seat: int, domain: str) -> str:
+    """The Message-ID of a seat's first mail of a game; every later mail refers to it."""
+    return f"<game{game_id}.seat{seat}.start@{domain}>"
+
+
+def build_message(
+    *,
+    from_name: str,
+    from_address: str,
+    to: str,
+    reply_to: str,
+    subject: str,
+    rendered: Rendered,
+    message_id: str,
+    date: datetime,
+    in_reply_to: str | None = None,
+) -> EmailMessage:
+    """A multipart/alternative mail with our loop defences and threading headers."""
+    msg = EmailMessage()
+    msg["From"] = f"{from_name} <{from_address}>"
+    msg["To"] = to
+    msg["Reply-To"] = reply_to
+    msg["Subject"] = subject
+    msg["Message-ID"] = message_id
+    msg["Date"] = format_datetime(date)
+    if in_reply_to and in_reply_to != message_id:
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
+    msg["Auto-Submitted"] = "auto-generated"
+    msg[LOOP_HEADER] = from_address
+    msg.set_content(rendered.text)
+    msg.add_alternative(rendered.html, subtype="html")
+    return msg

@@ -1,0 +1,177 @@
+"""The running service: poll the inbox, run the pipeline, flush the outbox, sweep deadlines.
+
+``Service`` is what ``pbem serve`` runs and what tests drive step by step: ``poll_once``,
+``flush_outbox`` and ``sweep`` each do one round and return, and ``serve_forever`` schedules
+them with APScheduler's ``AsyncIOScheduler`` (IDLE, where offered, triggers a poll at once).
+Blocking IMAP calls run in a worker thread so the event loop keeps sending mail meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from sqlmodel import Session, col, select
+
+from service.clock import Clock
+from service.config import Settings
+from service.context import AppContext
+from service.games import StaleGame, create_game, create_player, load, log_move, save_state
+from service.inbox import Inbox
+from service.models import Game, InboundMail
+from service.notify import queue_game_mails
+from service.outbox import send_due
+from service.pipeline import Pipeline, pending_ids, store
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Service", "create_game", "create_player"]
+
+
+class Service:
+    """The mail service for one configuration (and one injectable clock)."""
+
+    def __init__(self, settings: Settings, clock: Clock | None = None, *, ctx: AppContext | None = None) -> None:
+        self.ctx = ctx or AppContext.create(settings, clock)
+        self.settings = settings
+        self.inbox = Inbox(settings)
+        self.pipeline = Pipeline(self.ctx)
+        self._stop = asyncio.Event()
+
+    def session(self) -> Session:
+        return self.ctx.session()
+
+    # -- one round of each job ------------------------------------------------------
+
+    async def poll_once(self, limit: int = 100) -> int:
+        """Fetch new mail, store it, run the pipeline, flag it done; returns mails handled."""
+        fetched = await asyncio.to_thread(self.inbox.fetch_new, limit)
+        uid_of: dict[int, int] = {}
+        already_done: list[int] = []
+        with self.session() as s:
+            for uid, raw in fetched:
+                row, _created = store(s, self.ctx, raw, uid, self.settings.imap_mailbox)
+                assert row.id is not None
+                if row.status == "new":
+                    uid_of[row.id] = uid
+                else:
+                    already_done.append(uid)  # handled before a crash, flag missing
+            todo = pending_ids(s)
+        handled = 0
+        for inbound_id in todo:
+            self.pipeline.process(inbound_id)
+            handled += 1
+            uid = uid_of.get(inbound_id)
+            if uid is not None:
+                await asyncio.to_thread(self.inbox.mark_done, [uid])
+        await asyncio.to_thread(self.inbox.mark_done, already_done)
+        return handled
+
+    async def flush_outbox(self) -> int:
+        return await send_due(self.ctx)
+
+    async def sweep(self) -> list[int]:
+        """Play the default action for every seat past its game's deadline; returns game ids.
+
+        The deadline policy (grace, reminders, vacations) is its own issue; this is the
+        simplest policy, civil disorder at the deadline, kept in one place to change.
+        """
+        now = self.ctx.clock.now()
+        with self.session() as s:
+            overdue = s.exec(select(Game.id).where(Game.status == "active", col(Game.deadline) <= now)).all()
+        swept: list[int] = []
+        for game_id in overdue:
+            assert game_id is not None
+            with contextlib.suppress(StaleGame), self.session() as s:
+                if self._default_moves(s, game_id):
+                    swept.append(game_id)
+                s.commit()
+        return swept
+
+    def _default_moves(self, s: Session, game_id: int) -> bool:
+        game = s.get_one(Game, game_id)
+        if game.status != "active" or game.deadline is None or game.deadline > self.ctx.clock.now():
+            return False
+        engine, state = load(game)
+        for seat in sorted(engine.to_act(state)):
+            if engine.outcome(state) is not None or seat not in engine.to_act(state):
+                continue
+            action = engine.default_action(state, seat)
+            state, events = engine.apply(state, seat, action)
+            log_move(s, self.ctx, game, seat, "(deadline: default move)", action, events,
+                     engine.state_version(state))
+        save_state(s, self.ctx, game, engine, state)
+        queue_game_mails(s, self.ctx, game, engine, state, actor=None)
+        return True
+
+    # -- forever -------------------------------------------------------------------
+
+    async def _poll_job(self) -> None:
+        try:
+            handled = await self.poll_once()
+            if handled:
+                await self.flush_outbox()
+        except Exception:
+            log.exception("poll failed; retrying at the next interval")
+
+    async def _flush_job(self) -> None:
+        try:
+            await self.flush_outbox()
+        except Exception:
+            log.exception("outbox flush failed")
+
+    async def _sweep_job(self) -> None:
+        try:
+            await self.sweep()
+        except Exception:
+            log.exception("sweep failed")
+
+    async def _idle_loop(self, scheduler: AsyncIOScheduler) -> None:
+        """Wake the poll job as soon as IDLE reports new mail (own connection)."""
+        watcher = Inbox(self.settings)
+        try:
+            while not self._stop.is_set():
+                try:
+                    news = await asyncio.to_thread(watcher.wait, min(self.settings.poll_interval_seconds, 60))
+                except Exception:
+                    await asyncio.sleep(self.settings.poll_interval_seconds)
+                    continue
+                if news:
+                    scheduler.modify_job("poll", next_run_time=self.ctx.clock.now())
+                elif not (self.settings.imap_idle and watcher.client and watcher.client.has_capability("IDLE")):
+                    await asyncio.sleep(self.settings.poll_interval_seconds)
+        finally:
+            await asyncio.to_thread(watcher.close)
+
+    async def serve_forever(self) -> None:
+        """Run every job until ``stop()`` (or cancellation)."""
+        cfg = self.settings
+        scheduler = AsyncIOScheduler(timezone="UTC")
+        now = self.ctx.clock.now()
+        common: dict[str, Any] = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None}
+        scheduler.add_job(self._poll_job, "interval", seconds=cfg.poll_interval_seconds, id="poll",
+                          next_run_time=now, **common)
+        scheduler.add_job(self._flush_job, "interval", seconds=cfg.outbox_interval_seconds, id="outbox",
+                          next_run_time=now + timedelta(seconds=0.2), **common)
+        scheduler.add_job(self._sweep_job, "interval", seconds=cfg.sweep_interval_seconds, id="sweep", **common)
+        scheduler.start()
+        idle = asyncio.create_task(self._idle_loop(scheduler))
+        try:
+            await self._stop.wait()
+        finally:
+            idle.cancel()
+            scheduler.shutdown(wait=False)
+            await asyncio.to_thread(self.inbox.close)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    # -- conveniences for the CLI, demo and benchmarks --------------------------------------
+
+    def quarantined(self) -> list[InboundMail]:
+        with self.session() as s:
+            return list(s.exec(select(InboundMail).where(InboundMail.status == "quarantined")).all())
