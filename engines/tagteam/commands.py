@@ -1,0 +1,353 @@
+"""What players write: legal actions, the compact build menu, parse and format.
+
+Canonical commands (``format``):
+- ``pick joan`` (draft), ``pick joan discard wong`` (first pick of a competitive draft),
+  ``pick joan wong`` (free choice);
+- ``order 2 1`` (setup: the Starting card of fighter 2 first);
+- ``add 2 after 1, bottom 3 1`` (build: drawn card 2 goes below Fight-Deck card 1; drawn
+  cards 3 then 1 go under the Build Deck). Positions: ``top``, ``bottom``, ``after N``,
+  ``before N``.
+A reply may leave parts out when a choice is pending: ``discard wong`` or ``bottom 3 1`` alone
+change only that part of the seat's current secret choice.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from itertools import permutations
+from typing import Any
+
+from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text, tr
+from engines.tagteam.content import Content
+from engines.tagteam.state import TTState
+
+WORDS = {
+    "pick": ("pick", "choose", "take", "chon", "lay", "team", "doi"),
+    "discard": ("discard", "drop", "bo", "loai"),
+    "order": ("order", "thutu", "xep", "sap"),
+    "add": ("add", "put", "insert", "them", "dat"),
+    "top": ("top", "first", "tren", "dau"),
+    "bottom": ("bottom", "last", "end", "duoi", "cuoi", "day", "rest"),
+    "after": ("after", "below", "under", "sau"),
+    "before": ("before", "above", "over", "truoc"),
+}
+KEYWORD = {w: k for k, ws in WORDS.items() for w in ws}
+FILLER = {"the", "card", "at", "then", "and", "fighter", "o", "vi", "tri", "va", "roi", "la"}
+
+
+def normalize(text: str) -> str:
+    """Lower case, Vietnamese diacritics removed (``thứ tự`` → ``thu tu``), punctuation to spaces."""
+    text = text.lower().replace("đ", "d").replace("ð", "d")
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn")
+    text = re.sub(r"[_\-'’]", " ", text)
+    text = re.sub(r"[^a-z0-9 ]", " ", text)
+    return " ".join(text.replace("thu tu", "thutu").split())
+
+
+# ---------------------------------------------------------------------------
+# legal actions
+
+
+def legal(content: Content, s: TTState, seat: int) -> list[Action]:
+    if s.phase in ("draft1", "draft2"):
+        hand = s.hands[seat]
+        if s.phase == "draft1" and s.draft == "competitive":
+            return [Action("pick_discard", (a, b)) for a in hand for b in hand if a != b]
+        return [Action("pick", (a,)) for a in hand]
+    if s.phase == "free":
+        ids = sorted(content.fighters)
+        return [Action("team", (a, b)) for i, a in enumerate(ids) for b in ids[i + 1:]]
+    if s.phase == "setup":
+        return [Action("order", (1, 2)), Action("order", (2, 1))]
+    if s.phase == "build":
+        n = len(s.fight[seat])
+        out = []
+        for pick in (1, 2, 3):
+            others = [i for i in (1, 2, 3) if i != pick]
+            for pos in range(n + 1):
+                for a, b in permutations(others):
+                    out.append(Action("add", (pick, pos, a, b)))
+        return out
+    return []
+
+
+def default_bottom(pick: int) -> tuple[int, int]:
+    a, b = (i for i in (1, 2, 3) if i != pick)
+    return a, b
+
+
+def build_menu(content: Content, s: TTState, seat: int) -> list[Action]:
+    """About a dozen common builds: each drawn card on top, at the bottom, and after card 1."""
+    n = len(s.fight[seat])
+    positions = sorted({0, n, *([1] if n >= 2 else []), *([n // 2] if n >= 4 else [])})
+    return [Action("add", (pick, pos, *default_bottom(pick))) for pick in (1, 2, 3) for pos in positions]
+
+
+# ---------------------------------------------------------------------------
+# format and labels
+
+
+def format_action(action: Action) -> str:
+    """Canonical text; positions are ``top`` or ``after N`` so the text never depends on a deck size."""
+    a = action.args
+    if action.kind == "pick":
+        return f"pick {a[0]}"
+    if action.kind == "pick_discard":
+        return f"pick {a[0]} discard {a[1]}"
+    if action.kind == "team":
+        return f"pick {a[0]} {a[1]}"
+    if action.kind == "order":
+        return f"order {a[0]} {a[1]}"
+    if action.kind == "add":
+        where = "top" if a[1] == 0 else f"after {a[1]}"
+        return f"add {a[0]} {where}, bottom {a[2]} {a[3]}"
+    return " ".join(str(x) for x in action.to_json())
+
+
+def _int(x: object) -> int:
+    return int(str(x))
+
+
+def label(content: Content, s: TTState, seat: int, action: Action) -> Text:
+    """The one-line menu label, in both languages."""
+    a = [str(x) for x in action.args]
+
+    def name(fid: str) -> str:
+        f = content.fighters.get(fid)
+        return f.name if f is not None else fid
+
+    if action.kind == "pick":
+        return tr(f"pick {name(a[0])}", f"chọn {name(a[0])}")
+    if action.kind == "pick_discard":
+        return tr(f"pick {name(a[0])}, discard {name(a[1])}", f"chọn {name(a[0])}, loại {name(a[1])}")
+    if action.kind == "team":
+        return tr(f"team {name(a[0])} + {name(a[1])}", f"đội {name(a[0])} + {name(a[1])}")
+    if action.kind == "order":
+        first, second = (s.teams[seat][_int(i) - 1].id for i in a)
+        one, two = (content.fighters[fid].starting_card.name for fid in (first, second))
+        return tr(f"play {one} ({name(first)}) first, then {two}",
+                  f"đánh {one} ({name(first)}) trước, rồi {two}")
+    drawn = s.draw[seat]
+    card = content.cards[drawn[_int(a[0]) - 1]]
+    n = len(s.fight[seat])
+    pos = _int(a[1])
+    where_en = "on top" if pos == 0 else "at the bottom" if pos == n else f"after card {pos}"
+    where_vi = "trên cùng" if pos == 0 else "dưới cùng" if pos == n else f"sau thẻ {pos}"
+    rest = ", ".join(content.cards[drawn[_int(i) - 1]].name for i in a[2:4])
+    return tr(f"add {card.name} {where_en} of your Fight Deck; bottom: {rest}",
+              f"thêm {card.name} {where_vi} Bộ bài Chiến đấu; xuống đáy: {rest}")
+
+
+def choices(content: Content, s: TTState, seat: int, actions: list[Action]) -> list[Choice]:
+    return [Choice(a, format_action(a), label(content, s, seat, a)) for a in actions]
+
+
+# ---------------------------------------------------------------------------
+# parse
+
+
+def _examples(content: Content, s: TTState, seat: int) -> list[str]:
+    acts = build_menu(content, s, seat) if s.phase == "build" else legal(content, s, seat)
+    return [format_action(a) for a in acts[:4]]
+
+
+def _invalid(content: Content, s: TTState, seat: int, en: str, vi: str) -> InvalidCommand:
+    return InvalidCommand(tr(en, vi), _examples(content, s, seat))
+
+
+def fighter_refs(content: Content, words: list[str]) -> list[str]:
+    """Fighter ids named in ``words`` (aliases of one or more words, longest first)."""
+    table: list[tuple[tuple[str, ...], str]] = []
+    for f in content.fighters.values():
+        for name in {*f.aliases, f.id, f.name}:
+            table.append((tuple(normalize(name).split()), f.id))
+    table.sort(key=lambda x: -len(x[0]))
+    found: list[str] = []
+    i = 0
+    while i < len(words):
+        for alias, fid in table:
+            if tuple(words[i:i + len(alias)]) == alias:
+                found.append(fid)
+                i += len(alias)
+                break
+        else:
+            raise KeyError(words[i])
+    return found
+
+
+def parse(content: Content, s: TTState, seat: int, text: str) -> Action:
+    words = [w for w in normalize(text).split() if w not in FILLER]
+    if not words:
+        raise _invalid(content, s, seat, "Empty command. Write one of the examples, or a menu number.",
+                       "Lệnh trống. Hãy viết theo ví dụ, hoặc một số trong danh sách.")
+    if s.phase == "over":
+        raise IllegalCommand(tr("The game is over.", "Trận đấu đã kết thúc."))
+    if s.phase in ("draft1", "draft2", "free"):
+        action = parse_draft(content, s, seat, words)
+    elif s.phase == "setup":
+        action = parse_order(content, s, seat, words)
+    else:
+        action = parse_build(content, s, seat, words)
+    if action not in set(legal(content, s, seat)):
+        raise IllegalCommand(tr(f"`{format_action(action)}` is not possible now.",
+                                f"`{format_action(action)}` không hợp lệ lúc này."),
+                             _examples(content, s, seat))
+    return action
+
+
+def _split(words: list[str], keys: tuple[str, ...]) -> dict[str, list[str]]:
+    """Group words under the keyword that precedes them (``pick a discard b``)."""
+    parts: dict[str, list[str]] = {}
+    current = ""
+    for w in words:
+        k = KEYWORD.get(w)
+        if k in keys:
+            current = k
+            parts.setdefault(current, [])
+        else:
+            parts.setdefault(current, []).append(w)
+    return parts
+
+
+def parse_draft(content: Content, s: TTState, seat: int, words: list[str]) -> Action:
+    parts = _split(words, ("pick", "discard"))
+    try:
+        picks = fighter_refs(content, parts.get("pick", []) + parts.get("", []))
+        drops = fighter_refs(content, parts.get("discard", []))
+    except KeyError as exc:
+        raise _invalid(content, s, seat, f"No fighter called {exc.args[0]!r}. Write e.g. `pick joan`.",
+                       f"Không có võ sĩ tên {exc.args[0]!r}. Viết ví dụ `chọn joan`.") from None
+    pending = s.pending[seat]
+    if s.phase == "free":
+        if len(picks) != 2 or drops:
+            raise _invalid(content, s, seat, "Name exactly 2 fighters: `pick joan wong`.",
+                           "Hãy nêu đúng 2 võ sĩ: `chọn joan wong`.")
+        a, b = sorted(picks)
+        return Action("team", (a, b))
+    if s.phase == "draft1" and s.draft == "competitive":
+        if not picks and pending is not None:
+            picks = [str(pending[1])]
+        if not drops and pending is not None:
+            drops = [str(pending[2])]
+        if len(picks) != 1 or len(drops) != 1:
+            raise _invalid(content, s, seat, "Pick one fighter and discard one: `pick joan discard wong`.",
+                           "Chọn một võ sĩ và loại một: `chọn joan bỏ wong`.")
+        return Action("pick_discard", (picks[0], drops[0]))
+    if len(picks) != 1 or drops:
+        raise _invalid(content, s, seat, "Pick exactly one fighter: `pick joan`.",
+                       "Chọn đúng một võ sĩ: `chọn joan`.")
+    return Action("pick", (picks[0],))
+
+
+def parse_order(content: Content, s: TTState, seat: int, words: list[str]) -> Action:
+    rest = [w for w in words if KEYWORD.get(w) != "order"]
+    team = [f.id for f in s.teams[seat]]
+    nums: list[int] = []
+    if all(w.isdigit() for w in rest) and len(rest) == 1 and len(rest[0]) == 2:
+        rest = list(rest[0])  # "order 21"
+    for w in rest:
+        if w.isdigit():
+            nums.append(int(w))
+    if not nums:
+        try:
+            nums = [team.index(fid) + 1 for fid in fighter_refs(content, rest) if fid in team]
+        except KeyError:
+            nums = []
+    if len(nums) == 1 and nums[0] in (1, 2):
+        nums.append(3 - nums[0])
+    if len(nums) != 2 or sorted(nums) != [1, 2]:
+        raise _invalid(content, s, seat, "Write `order 1 2` or `order 2 1` (which Starting card is played first).",
+                       "Viết `thứ tự 1 2` hoặc `thứ tự 2 1` (thẻ Khởi đầu nào đánh trước).")
+    return Action("order", (nums[0], nums[1]))
+
+
+def _card_ref(content: Content, s: TTState, seat: int, words: list[str]) -> int:
+    if len(words) == 1 and words[0].isdigit():
+        return int(words[0])
+    phrase = " ".join(words)
+    drawn = s.draw[seat]
+    hits = []
+    for i, cid in enumerate(drawn, 1):
+        card = content.cards.get(cid)
+        names = [normalize(card.name), normalize(cid)] if card is not None else [normalize(cid)]
+        if phrase and any(phrase in n for n in names):
+            hits.append((i, cid))
+    if not hits:
+        raise _invalid(content, s, seat, f"None of your 3 drawn cards is called {phrase!r}; use 1, 2 or 3.",
+                       f"Không có thẻ rút nào tên {phrase!r}; dùng 1, 2 hoặc 3.")
+    if len({cid for _, cid in hits}) > 1:
+        raise AmbiguousCommand(tr(f"{phrase!r} fits several drawn cards; write its number 1, 2 or 3.",
+                                  f"{phrase!r} khớp nhiều thẻ; hãy viết số 1, 2 hoặc 3."), _examples(content, s, seat))
+    return hits[0][0]
+
+
+def parse_build(content: Content, s: TTState, seat: int, words: list[str]) -> Action:
+    n = len(s.fight[seat])
+    pending: list[Any] | None = s.pending[seat]
+    pick: int | None = None
+    pos: int | None = None
+    order: list[int] | None = None
+    i = 0
+    if KEYWORD.get(words[0]) == "add" or words[0].isdigit() or KEYWORD.get(words[0]) is None:
+        if KEYWORD.get(words[0]) == "add":
+            i = 1
+        j = i
+        while j < len(words) and KEYWORD.get(words[j]) not in ("top", "bottom", "after", "before"):
+            j += 1
+        if j > i:
+            pick = _card_ref(content, s, seat, words[i:j])
+        i = j
+        if i < len(words):
+            k = KEYWORD.get(words[i])
+            if k == "top":
+                pos, i = 0, i + 1
+            elif k == "bottom":
+                pos, i = n, i + 1
+                tail = words[i:]
+                if 1 <= len(tail) <= 2 and all(w.isdigit() for w in tail):
+                    words = [*words[:i], "bottom", *tail]  # `add 2 bottom 3 1`
+            elif k in ("after", "before"):
+                if i + 1 >= len(words) or not words[i + 1].isdigit():
+                    raise _invalid(content, s, seat, f"Write a card number after `{words[i]}`, e.g. `after 1`.",
+                                   f"Viết số thẻ sau `{words[i]}`, ví dụ `sau 1`.")
+                ref = int(words[i + 1])
+                if not 1 <= ref <= n:
+                    raise IllegalCommand(tr(f"Your Fight Deck has cards 1 to {n}.",
+                                            f"Bộ bài Chiến đấu của bạn có thẻ 1 đến {n}."), _examples(content, s, seat))
+                pos = ref if k == "after" else ref - 1
+                i += 2
+    if i < len(words) and KEYWORD.get(words[i]) == "bottom":
+        rest = [w for w in words[i + 1:] if KEYWORD.get(w) != "bottom"]
+        order = [int(w) for w in rest if w.isdigit()]
+        if len(order) != len(rest) or not 1 <= len(order) <= 2:
+            raise _invalid(content, s, seat, "After `bottom` write the numbers of the other 2 drawn cards, e.g. `bottom 3 1`.",
+                           "Sau `dưới` hãy viết số của 2 thẻ còn lại, ví dụ `dưới 3 1`.")
+        i = len(words)
+    if i < len(words):
+        raise _invalid(content, s, seat, f"Cannot read {' '.join(words[i:])!r}. Write e.g. `add 2 top, bottom 3 1`.",
+                       f"Không hiểu {' '.join(words[i:])!r}. Viết ví dụ `thêm 2 trên, dưới 3 1`.")
+    if pick is None and pending is not None:
+        pick = int(pending[1])
+        if pos is None:
+            pos = int(pending[2])
+    if pick is None:
+        raise _invalid(content, s, seat, "Say which drawn card to add and where: `add 2 top` or `add 2 after 1`.",
+                       "Hãy nói thẻ nào và đặt ở đâu: `thêm 2 trên` hoặc `thêm 2 sau 1`.")
+    if pos is None:
+        raise _invalid(content, s, seat, "Say where the card goes: `top`, `bottom`, `after N` or `before N`.",
+                       "Hãy nói vị trí: `trên`, `dưới`, `sau N` hoặc `trước N`.")
+    if not 1 <= pick <= 3:
+        raise IllegalCommand(tr("You drew cards 1, 2 and 3.", "Bạn đã rút thẻ 1, 2 và 3."), _examples(content, s, seat))
+    others = [x for x in (1, 2, 3) if x != pick]
+    if order is None:
+        if pending is not None and int(pending[1]) == pick:
+            order = [int(pending[3]), int(pending[4])]
+        else:
+            order = others
+    if len(order) == 1 and order[0] in others:
+        order.append(next(x for x in others if x != order[0]))
+    if sorted(order) != others:
+        raise IllegalCommand(tr(f"The cards that go to the bottom are {others[0]} and {others[1]}.",
+                                f"Hai thẻ xuống đáy là {others[0]} và {others[1]}."), _examples(content, s, seat))
+    return Action("add", (pick, pos, order[0], order[1]))

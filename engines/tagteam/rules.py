@@ -1,0 +1,312 @@
+"""The game's flow: team building, setup, Fight!, Build!, Instant Bonuses and the end.
+
+Every function here works on a state the caller has already cloned, and returns the
+events to show. Each OPEN resolution of the digest lives in exactly one named place:
+- TT-11 (clashing free choices fall back to a Standard draft): ``resolve_free``;
+- TT-19 (secret simultaneous setup order): ``resolve_setup``;
+- TT-24 (revealed cards keep their order): ``run_fight`` never touches deck order;
+- TT-32 (decks of unequal length): ``run_fight``;
+- TT-75/TT-76 (simultaneous builds; a short Build Deck ends the game first): ``start_build``;
+- TT-79 (Instant Bonuses as one step after both builds): ``resolve_builds``;
+- TT-81/TT-83 (double KO, checks at the end of the Turn): ``check_ko``;
+the Turn itself (TT-29..TT-31, TT-47, TT-59..TT-62) lives in ``fight.Resolver``.
+"""
+
+from __future__ import annotations
+
+from engines.contract import Event, Text, tr
+from engines.rng import Rng
+from engines.tagteam.content import Content
+from engines.tagteam.fight import Resolver
+from engines.tagteam.state import FighterState, TTState
+
+FIRST_GAME: tuple[tuple[str, str], tuple[str, str]] = (("joan", "ching_shih"), ("bodvar", "wong"))
+DRAFT_MODES = ("standard", "competitive", "free", "random", "first_game")
+SIMULTANEOUS = ("draft1", "draft2", "free", "setup", "build")
+
+
+def new_state(content: Content, players: list[str], draft: str, seed: int) -> tuple[TTState, list[Event]]:
+    s = TTState(players=list(players), draft=draft, rng=Rng(seed).state, phase="")
+    if draft == "first_game":
+        return s, form_teams(content, s, [list(FIRST_GAME[0]), list(FIRST_GAME[1])])
+    if draft == "random":
+        rng = Rng(s.rng)
+        ids = sorted(content.fighters)
+        rng.shuffle(ids)
+        s.rng = rng.state
+        return s, form_teams(content, s, [ids[:2], ids[2:4]])
+    if draft == "free":
+        begin(s, "free")
+        return s, [Event(tr("Each player secretly chooses 2 fighters.", "Mỗi người bí mật chọn 2 võ sĩ."))]
+    return s, deal_draft(content, s)
+
+
+def begin(s: TTState, phase: str) -> None:
+    """A new simultaneous step: everyone owes a choice, menus of the old step are outdated."""
+    s.phase = phase
+    s.pending = [None, None]
+    s.step_version = s.version
+
+
+def deal_draft(content: Content, s: TTState) -> list[Event]:
+    """TT-6: shuffle the 12 Draft cards, 6 face down to each player."""
+    rng = Rng(s.rng)
+    ids = sorted(content.fighters)
+    rng.shuffle(ids)
+    s.rng = rng.state
+    s.hands = [sorted(ids[:6]), sorted(ids[6:12])]
+    s.picks = [[], []]
+    s.discards = [[], []]
+    begin(s, "draft1")
+    return [Event(tr("The Draft cards are dealt: 6 to each player.", "Chia thẻ Draft: mỗi người 6 thẻ."))]
+
+
+def fighter_name(content: Content, fid: str) -> str:
+    f = content.fighters.get(fid)
+    return f.name if f is not None else fid
+
+
+def resolve_draft1(content: Content, s: TTState) -> list[Event]:
+    """TT-7/TT-8: reveal the first picks, drop the discards, pass the rest to the opponent."""
+    rest: list[list[str]] = [[], []]
+    for seat in (0, 1):
+        choice = s.pending[seat]
+        assert choice is not None
+        pick = str(choice[1])
+        s.picks[seat].append(pick)
+        if choice[0] == "pick_discard":
+            s.discards[seat].append(str(choice[2]))
+        rest[seat] = [f for f in s.hands[seat] if f != pick and f not in s.discards[seat]]
+    s.hands = [rest[1], rest[0]]
+    begin(s, "draft2")
+    picked = ", ".join(f"{s.players[i]}: {fighter_name(content, s.picks[i][0])}" for i in (0, 1))
+    return [Event(tr(f"First picks revealed — {picked}. The other cards are passed.",
+                     f"Lượt chọn đầu được lật — {picked}. Các thẻ còn lại được chuyền cho đối thủ."))]
+
+
+def resolve_draft2(content: Content, s: TTState) -> list[Event]:
+    for seat in (0, 1):
+        choice = s.pending[seat]
+        assert choice is not None
+        s.picks[seat].append(str(choice[1]))
+    picked = ", ".join(f"{s.players[i]}: {fighter_name(content, s.picks[i][1])}" for i in (0, 1))
+    events = [Event(tr(f"Second picks revealed — {picked}.", f"Lượt chọn thứ hai được lật — {picked}."))]
+    return events + form_teams(content, s, [list(s.picks[0]), list(s.picks[1])])
+
+
+def resolve_free(content: Content, s: TTState) -> list[Event]:
+    """TT-9/TT-11: free choices stand unless they clash; a clash falls back to a Standard draft."""
+    teams = []
+    for seat in (0, 1):
+        choice = s.pending[seat]
+        assert choice is not None
+        teams.append([str(choice[1]), str(choice[2])])
+    if set(teams[0]) & set(teams[1]):
+        s.fallback = True
+        s.draft = "standard"
+        names = ", ".join(fighter_name(content, f) for f in sorted(set(teams[0]) & set(teams[1])))
+        return [Event(tr(f"Both players chose {names}: each fighter exists once, so a Standard draft decides.", f"Cả hai cùng chọn {names}: mỗi võ sĩ chỉ có một, nên chơi Draft Tiêu Chuẩn.")), *deal_draft(content, s)]
+    return form_teams(content, s, teams)
+
+
+def new_fighter(content: Content, fid: str) -> FighterState:
+    """TT-12..TT-15: first side up, marker on Start, Base Power cubes, special setup."""
+    f = content.fighters[fid]
+    side = f.sides[0]
+    tokens = {t.id: t.start for t in f.tokens if t.start}
+    return FighterState(fid, side.id, side.start, f.base_power, f.special_start, tokens)
+
+
+def form_teams(content: Content, s: TTState, teams: list[list[str]]) -> list[Event]:
+    """TT-10, TT-16, TT-18: boards out, Starting cards aside, the other 18 shuffled as the Build Deck."""
+    rng = Rng(s.rng)
+    s.teams = [[new_fighter(content, fid) for fid in team] for team in teams]
+    s.picks = [list(t) for t in teams]
+    s.hands = [[], []]
+    for seat in (0, 1):
+        deck = [cid for fid in teams[seat] for cid in content.fighter_deck(fid)[1:]]
+        rng.shuffle(deck)
+        s.build[seat] = deck
+        s.fight[seat] = []
+    s.rng = rng.state
+    begin(s, "setup")
+    shown = "; ".join(f"{s.players[i]}: {' + '.join(fighter_name(content, f) for f in teams[i])}" for i in (0, 1))
+    return [Event(tr(f"Teams — {shown}. Each player now secretly orders their 2 Starting cards.",
+                     f"Đội hình — {shown}. Mỗi người bí mật xếp thứ tự 2 thẻ Khởi đầu."))]
+
+
+def resolve_setup(content: Content, s: TTState) -> list[Event]:
+    """TT-17/TT-19: both Starting-card orders, chosen in secret, become the Fight Decks."""
+    for seat in (0, 1):
+        choice = s.pending[seat]
+        assert choice is not None
+        order = [int(choice[1]), int(choice[2])]
+        s.fight[seat] = [content.fighters[s.teams[seat][i - 1].id].starting_card.id for i in order]
+    s.round = 1
+    s.pending = [None, None]
+    events = [Event(tr("Both Fight Decks are ready. Fight!", "Cả hai Bộ bài Chiến đấu đã sẵn sàng. Chiến đấu!"))]
+    return events + play_round(content, s)
+
+
+def play_round(content: Content, s: TTState) -> list[Event]:
+    events = run_fight(content, s)
+    if s.result is None:
+        events += start_build(s)
+    return events
+
+
+def card_label(content: Content, cid: str) -> str:
+    card = content.cards.get(cid)
+    if card is None:
+        return cid
+    return f"{fighter_name(content, card.fighter)} «{card.name}»"
+
+
+def fighter_index(s: TTState, seat: int, fid: str) -> int:
+    for i, f in enumerate(s.teams[seat]):
+        if f.id == fid:
+            return i
+    raise ValueError(f"card of {fid} in the deck of a team without {fid}")
+
+
+def run_fight(content: Content, s: TTState) -> list[Event]:
+    """TT-23/TT-26/TT-32: Turns until both decks are played; a shorter deck reveals nothing."""
+    events: list[Event] = []
+    s.last_fight = []
+    turns = max(len(s.fight[0]), len(s.fight[1]))
+    for k in range(turns):
+        cids = [s.fight[t][k] if k < len(s.fight[t]) else None for t in (0, 1)]
+        cards = [content.cards[c] if c is not None else None for c in cids]
+        for t in (0, 1):
+            card = cards[t]
+            if card is not None:
+                s.active[t] = fighter_index(s, t, card.fighter)  # TT-33, TT-37
+        before = [[f.hp for f in team] for team in s.teams]
+        report = Resolver(content, s.teams, s.active, cards).run_turn()
+        after = [[f.hp for f in team] for team in s.teams]
+        s.last_fight.append([cids[0], cids[1], list(s.active), after, list(report.cancelled)])
+        events.append(turn_event(content, s, k + 1, cids, before, report.cancelled))
+        if check_ko(content, s):
+            events.append(end_event(s))
+            return events
+    return events
+
+
+def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
+               before: list[list[int]], cancelled: list[bool]) -> Event:
+    shown_en, shown_vi = [], []
+    for t in (0, 1):
+        cid = cids[t]
+        if cid is None:
+            shown_en.append(f"{s.players[t]} has no card left")
+            shown_vi.append(f"{s.players[t]} hết bài")
+        else:
+            label = card_label(content, cid)
+            shown_en.append(f"{s.players[t]} reveals {label}" + (" (cancelled)" if cancelled[t] else ""))
+            shown_vi.append(f"{s.players[t]} lật {label}" + (" (bị hủy)" if cancelled[t] else ""))
+    moves = [
+        f"{fighter_name(content, f.id)} {before[t][i]}→{f.hp}"
+        for t, team in enumerate(s.teams) for i, f in enumerate(team) if before[t][i] != f.hp
+    ]
+    hp = "; ".join(moves) if moves else ""
+    return Event(Text(
+        f"Round {s.round}, Turn {turn}: {', '.join(shown_en)}." + (f" HP: {hp}." if hp else " No HP change."),
+        f"Vòng {s.round}, Lượt {turn}: {', '.join(shown_vi)}." + (f" Máu: {hp}." if hp else " Máu không đổi."),
+    ))
+
+
+def check_ko(content: Content, s: TTState) -> bool:
+    """TT-80/TT-81/TT-83: checked only once everything of the Turn has resolved."""
+    ko = [any(f.hp == 0 for f in team) for team in s.teams]
+    if not any(ko):
+        return False
+    out = [fighter_name(content, f.id) for team in s.teams for f in team if f.hp == 0]
+    names = ", ".join(out)
+    if all(ko):
+        finish(s, [], tr(f"double KO ({names}): a draw", f"hạ gục kép ({names}): hòa"))
+    else:
+        winner = 0 if ko[1] else 1
+        finish(s, [winner], tr(f"{names} knocked out", f"{names} bị hạ gục"))
+    return True
+
+
+def finish(s: TTState, winners: list[int], reason: Text) -> None:
+    s.result = {"winners": winners, "draw": not winners, "reason": reason.to_json()}
+    s.phase = "over"
+    s.pending = [None, None]
+    s.draw = [[], []]
+
+
+def end_event(s: TTState) -> Event:
+    assert s.result is not None
+    reason = s.result["reason"]
+    if s.result["draw"]:
+        return Event(Text(f"Game over: {reason['en']}.", f"Hết trận: {reason['vi']}."))
+    w = s.players[s.result["winners"][0]]
+    return Event(Text(f"Game over: {reason['en']}. {w} wins!", f"Hết trận: {reason['vi']}. {w} thắng!"))
+
+
+def start_build(s: TTState) -> list[Event]:
+    """TT-70/TT-74/TT-76: both draw 3, unless either Build Deck is short (then a draw, nobody adds)."""
+    if any(len(deck) < 3 for deck in s.build):
+        finish(s, [], tr("a Build Deck is depleted: a draw", "Bộ bài Xây dựng đã cạn: hòa"))
+        return [end_event(s)]
+    for seat in (0, 1):
+        s.draw[seat] = s.build[seat][:3]
+        s.build[seat] = s.build[seat][3:]
+    begin(s, "build")
+    return [Event(tr(f"Build! step of Round {s.round}: each player draws 3 cards and secretly adds one.",
+                     f"Giai đoạn Xây dựng của Vòng {s.round}: mỗi người rút 3 thẻ và bí mật thêm một thẻ."))]
+
+
+def resolve_builds(content: Content, s: TTState) -> list[Event]:
+    """TT-71..TT-73, TT-78/TT-79: add, bottom the rest, then both Instant Bonuses at once."""
+    events: list[Event] = []
+    bonus = []
+    s.bonuses = [[], []]
+    for seat in (0, 1):
+        choice = s.pending[seat]
+        assert choice is not None
+        pick, pos, first, second = (int(x) for x in choice[1:5])
+        drawn = s.draw[seat]
+        cid = drawn[pick - 1]
+        s.fight[seat].insert(pos, cid)
+        s.build[seat] += [drawn[first - 1], drawn[second - 1]]
+        s.draw[seat] = []
+        events.append(Event(tr(
+            f"You added {card_label(content, cid)} at position {pos + 1} of {len(s.fight[seat])}; "
+            f"bottom of your Build Deck: {card_label(content, drawn[first - 1])}, then "
+            f"{card_label(content, drawn[second - 1])}.",
+            f"Bạn thêm {card_label(content, cid)} vào vị trí {pos + 1}/{len(s.fight[seat])}; "
+            f"đáy Bộ bài Xây dựng: {card_label(content, drawn[first - 1])}, rồi "
+            f"{card_label(content, drawn[second - 1])}.",
+        ), frozenset({seat})))
+        events.append(Event(tr(f"{s.players[seat]} added a card: Fight Deck now {len(s.fight[seat])} cards.",
+                               f"{s.players[seat]} đã thêm một thẻ: Bộ bài Chiến đấu giờ có {len(s.fight[seat])} thẻ.")))
+        card = content.cards[cid]
+        if card.instant:
+            idx = fighter_index(s, seat, card.fighter)
+            bonus.append((seat, idx, card.instant))
+            s.bonuses[seat] = [fighter_name(content, card.fighter), *(a.source for a in card.instant)]
+            text = "; ".join(a.source for a in card.instant)
+            events.append(Event(tr(f"Instant Bonus for {s.players[seat]}'s {fighter_name(content, card.fighter)}: {text}.",
+                                   f"Thưởng tức thì cho {fighter_name(content, card.fighter)} của {s.players[seat]}: {text}.")))
+    s.pending = [None, None]
+    if bonus:
+        Resolver(content, s.teams, s.active, [None, None]).run_bonus(bonus)
+        if check_ko(content, s):
+            return [*events, end_event(s)]
+    s.round += 1
+    return events + play_round(content, s)
+
+
+def reset_decks(content: Content, s: TTState) -> dict[str, list[str]]:
+    """TT-85: every Fight card back into its fighter's deck, the Starting card on top."""
+    every = [c for seat in (0, 1) for c in s.fight[seat] + s.build[seat] + s.draw[seat]]
+    decks: dict[str, list[str]] = {}
+    for team in s.teams:
+        for f in team:
+            start = content.fighters[f.id].starting_card.id
+            mine = sorted(c for c in every if content.cards[c].fighter == f.id and c != start)
+            decks[f.id] = [start, *mine] if start in every else mine
+    return decks
