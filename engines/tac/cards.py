@@ -1,0 +1,115 @@
+"""The TAC card list, loaded from ``cards.toml`` and validated on load.
+
+Why data: deck composition and card words are content (TAC-4, FACTS.md); a typo in the
+file must fail loudly at import, not produce a 99-card deck in some game months later.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+NUMBER_CARDS: frozenset[str] = frozenset({"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "12", "13"})
+SPECIAL_CARDS: frozenset[str] = frozenset({"trick", "tac", "angel", "devil", "warrior", "fool"})
+BASE_SIZE = 100
+MASTER_SIZE = 104
+
+
+class CardDataError(ValueError):
+    """``cards.toml`` is malformed; the message names the card and the field."""
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    count: int
+    master: bool
+    order: int
+    en: str
+    vi: str
+    words: tuple[str, ...]
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip Vietnamese diacritics, so ``Thiên thần`` matches ``thien than``."""
+    text = text.lower().replace("đ", "d")
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _card(card_id: str, raw: Any) -> Card:
+    if card_id not in NUMBER_CARDS | SPECIAL_CARDS:
+        raise CardDataError(f"cards.toml: unknown card id {card_id!r}")
+    if not isinstance(raw, dict):
+        raise CardDataError(f"cards.toml: [cards.{card_id}] must be a table")
+    for key, kind in (("count", int), ("order", int), ("en", str), ("vi", str)):
+        if not isinstance(raw.get(key), kind):
+            raise CardDataError(f"cards.toml: card {card_id!r} needs {key} ({kind.__name__})")
+    words = raw.get("words", [])
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        raise CardDataError(f"cards.toml: card {card_id!r}: words must be a list of strings")
+    if raw["count"] < 1:
+        raise CardDataError(f"cards.toml: card {card_id!r}: count must be positive")
+    return Card(card_id, raw["count"], bool(raw.get("master", False)), raw["order"], raw["en"], raw["vi"],
+                tuple(fold(w) for w in words))
+
+
+def load_cards(text: str) -> dict[str, Card]:
+    """Parse and validate the card table; checks the deck sizes of TAC-3/TAC-4."""
+    data = tomllib.loads(text)
+    table = data.get("cards")
+    if not isinstance(table, dict):
+        raise CardDataError("cards.toml: missing [cards] table")
+    cards = {cid: _card(cid, raw) for cid, raw in table.items()}
+    missing = (NUMBER_CARDS | SPECIAL_CARDS) - set(cards)
+    if missing:
+        raise CardDataError(f"cards.toml: cards missing: {', '.join(sorted(missing))}")
+    base = sum(c.count for c in cards.values() if not c.master)
+    full = sum(c.count for c in cards.values())
+    if base != BASE_SIZE or full != MASTER_SIZE:
+        raise CardDataError(f"cards.toml: deck sizes {base}/{full}, expected {BASE_SIZE}/{MASTER_SIZE}")
+    return cards
+
+
+CARDS: dict[str, Card] = load_cards(resources.files(__package__).joinpath("cards.toml").read_text("utf-8"))
+
+
+def deck(version: str) -> list[str]:
+    """All card ids of a fresh deck, unshuffled (base: 100 cards, master: 104)."""
+    out: list[str] = []
+    for card in sorted(CARDS.values(), key=lambda c: c.order):
+        if card.master and version != "master":
+            continue
+        out.extend([card.id] * card.count)
+    return out
+
+
+def sort_key(card_id: str) -> tuple[int, str]:
+    """Hand order; tolerant of unknown strings (the leak test plants markers in hands)."""
+    card = CARDS.get(card_id)
+    return (card.order if card else 99, card_id)
+
+
+def name(card_id: str, lang: str = "en") -> str:
+    card = CARDS.get(card_id)
+    if card is None:
+        return card_id
+    return card.vi if lang == "vi" else card.en
+
+
+def steps(card_id: str) -> int:
+    """Movement value of a number card."""
+    return int(card_id)
+
+
+# Words a player may write for a card, folded; the card id itself always counts.
+CARD_WORDS: dict[str, str] = {}
+for _card_obj in CARDS.values():
+    CARD_WORDS[_card_obj.id] = _card_obj.id
+    CARD_WORDS[fold(_card_obj.en)] = _card_obj.id
+    CARD_WORDS[fold(_card_obj.vi)] = _card_obj.id
+    for _word in _card_obj.words:
+        CARD_WORDS[_word] = _card_obj.id

@@ -1,0 +1,270 @@
+"""The TAC engine: the contract's methods on top of the rules modules.
+
+Layout: ``board`` (geometry, ordinary moves), ``seven`` (the 7), ``plays`` (what each card can
+do), ``flow`` (deals, exchange, turns, TAC, winning), ``notation`` (commands), ``view``,
+``bots``; every OPEN resolution lives in ``rules``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.bots import RandomBot, bot_rng
+from engines.contract import (
+    Action,
+    AmbiguousCommand,
+    Bot,
+    Choice,
+    Engine,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    Option,
+    Outcome,
+    Seat,
+    tr,
+)
+from engines.rng import Rng
+from engines.tac import cards as cardlib
+from engines.tac import flow, notation, seven
+from engines.tac.board import HOME, WAIT, Board, controlled_seat, marble_name
+from engines.tac.bots import HeuristicBot
+from engines.tac.labels import label
+from engines.tac.plays import MARBLE_BY_NAME, action_card, part_text
+from engines.tac.rules import SEVEN_IN_HOME_CHOICES, SEVEN_IN_HOME_DEFAULT
+from engines.tac.state import TacState
+from engines.tac.view import render, view
+
+MENU_SPLITS = 4  # extra 7 splits shown in the menu besides "all seven on one marble"
+
+
+class TacEngine(Engine[TacState]):
+    id = "tac"
+    title = "TAC"
+    min_players = 4
+    max_players = 4
+    options: Mapping[str, Option] = {
+        "version": Option("base", "base: 100 cards; master: 104 with Angel, Devil, Warrior, Fool (TAC-3, TAC-87)",
+                          ("base", "master")),
+        "seven_in_home": Option(SEVEN_IN_HOME_DEFAULT, "may the 7 step backward inside a home (TAC-39)",
+                                SEVEN_IN_HOME_CHOICES),
+    }
+
+    # -- creating and storing -------------------------------------------------
+
+    def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None, seed: int) -> TacState:
+        if len(players) != 4:
+            raise ValueError("TAC takes exactly four players (two teams, partners opposite)")
+        opts = {k: str(v) for k, v in self.resolve_options(options).items()}
+        rng = Rng(seed)
+        deck = cardlib.deck(opts["version"])
+        rng.shuffle(deck)
+        dealer = rng.below(4)
+        state = TacState(players=list(players), options=opts, rng=rng.state, deck=deck, pile=[],
+                         hands=[[], [], [], []], pos=[WAIT] * 16, fresh=[False] * 16, dealer=dealer)
+        flow.deal(state)
+        return state
+
+    def to_json(self, state: TacState) -> str:
+        return state.to_json()
+
+    def from_json(self, text: str) -> TacState:
+        return TacState.from_json(text)
+
+    def state_version(self, state: TacState) -> int:
+        return state.version
+
+    def decision_key(self, state: TacState, seat: Seat) -> str:
+        if state.phase == "exchange":
+            return f"x{state.step_version}"
+        return str(state.version)
+
+    # -- whose turn, what may they do ----------------------------------------
+
+    def to_act(self, state: TacState) -> frozenset[Seat]:
+        if state.phase == "exchange":
+            return frozenset(p for p in range(4) if str(p) not in state.gifts)
+        if state.phase == "play":
+            return frozenset({state.turn})
+        return frozenset()
+
+    def legal_actions(self, state: TacState, seat: Seat) -> list[Choice]:
+        key = ("choices", seat)
+        if key not in state.cache:
+            legal = flow.legal(state, seat)
+            before = state.board
+            state.cache[key] = [
+                Choice(a, notation.format_action(a, legal), label(state, seat, a, before, after))
+                for a, after in legal.items()
+            ]
+        choices: list[Choice] = state.cache[key]
+        return choices
+
+    def menu(self, state: TacState, seat: Seat) -> list[Choice]:
+        """All actions, except that a 7 shows only whole-7 moves and a few splits (see render_view)."""
+        choices = self.legal_actions(state, seat)
+        sevens = [c for c in choices if c.action.kind == "seven"]
+        if len(sevens) <= 12:
+            return choices
+        whole = [c for c in sevens if len(c.action.args) == 1]
+        splits = [c for c in sevens if len(c.action.args) > 1][:MENU_SPLITS]
+        return [c for c in choices if c.action.kind != "seven"] + whole + splits
+
+    def _acting_legal(self, state: TacState) -> dict[Action, Board | None]:
+        return flow.legal(state, state.turn) if state.phase == "play" else {}
+
+    def format(self, state: TacState, action: Action) -> str:
+        return notation.format_action(action, self._acting_legal(state))
+
+    def parse(self, state: TacState, seat: Seat, text: str) -> Action:
+        legal = flow.legal(state, seat)
+        commands = [c.command for c in self.menu(state, seat)] if legal else []
+        if not text.strip():
+            raise InvalidCommand(tr("Empty command. Write e.g. " + ", ".join(commands[:4] or ["give 12"]) + ".",
+                                    "Lệnh trống. Hãy viết ví dụ " + ", ".join(commands[:4] or ["give 12"]) + "."),
+                                 commands[:6])
+        try:
+            reading = notation.read(text)
+        except InvalidCommand as err:
+            raise InvalidCommand(tr(f"{err.message.en} Write e.g. {', '.join(commands[:4])}.",
+                                    f"{err.message.vi} Hãy viết ví dụ {', '.join(commands[:4])}."),
+                                 commands[:6]) from None
+        if not legal:
+            raise IllegalCommand(tr("It is not your turn to act.", "Chưa đến lượt bạn."))
+        if not (reading.card or reading.verb or reading.marbles or reading.skip or reading.start):
+            raise InvalidCommand(tr(f"Cannot find a card or a move in {text.strip()!r}. Write e.g. "
+                                    f"{', '.join(commands[:4])}.",
+                                    f"Không tìm thấy lá bài hay nước đi trong {text.strip()!r}. Hãy viết ví dụ "
+                                    f"{', '.join(commands[:4])}."), commands[:6])
+        if reading.card == "7" and reading.verb is None and reading.parts and any(
+            a.kind == "seven" for a in legal
+        ):
+            return self._parse_seven(state, seat, text, reading, legal, commands)
+        card_of = {a: action_card(a) for a in legal}
+        found = notation.match(reading, legal, card_of)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            hand_cards = sorted({card_of[a] for a in legal})
+            raise notation.refuse_none(text, reading, hand_cards, commands)
+        raise notation.refuse_many(text, [notation.format_action(a, legal) for a in found])
+
+    def _parse_seven(self, state: TacState, seat: Seat, text: str, reading: notation.Reading,
+                     legal: dict[Action, Board | None], commands: list[str]) -> Action:
+        who = int(state.pending["victim"]) if state.pending and state.pending["kind"] == "devil" else seat
+        board = state.board
+        parts: list[tuple[int, int, int | None]] = []
+        raw = reading.parts
+        if len(raw) == 1 and raw[0][1] == 0:
+            raw = [(raw[0][0], 7, raw[0][2])]
+        examples = [c for c in commands if c.startswith("7")][:6] or commands[:6]
+        for written, steps, end in raw:
+            parts.append((self._seven_marble(board, who, written, examples), steps, end))
+        try:
+            done, after = seven.simulate(board, who, parts, flow.both_ways(state))
+        except seven.SplitError as err:
+            raise IllegalCommand(tr(f"Cannot carry out {text.strip()!r}: {err}. Examples: {', '.join(examples)}.",
+                                    f"Không thực hiện được {text.strip()!r}. Ví dụ: {', '.join(examples)}."),
+                                 examples) from None
+        key = after.key()
+        for action, res in legal.items():
+            if action.kind == "seven" and res is not None and res.key() == key:
+                return action
+        return Action("seven", tuple(part_text(m, k, e) for m, k, e in done))
+
+    @staticmethod
+    def _seven_marble(board: Board, seat: int, written: str, examples: list[str]) -> int:
+        if written in MARBLE_BY_NAME:
+            return MARBLE_BY_NAME[written]
+        ctrl = controlled_seat(board, seat)
+        fits = [m for m in range(16) if marble_name(m).startswith(written) and board.pos[m] != WAIT
+                and m // 4 == ctrl]
+        if len(fits) == 1:
+            return fits[0]
+        raise AmbiguousCommand(tr(f"{written!r} may mean several marbles; write the full name, e.g. "
+                                  f"{', '.join(examples)}.",
+                                  f"{written!r} có thể là nhiều bi; hãy viết tên đầy đủ, ví dụ "
+                                  f"{', '.join(examples)}."), examples)
+
+    def apply(self, state: TacState, seat: Seat, action: Action) -> tuple[TacState, list[Event]]:
+        legal = flow.legal(state, seat)
+        if action in legal:
+            after = legal[action]
+        elif action.kind == "seven" and any(a.kind == "seven" for a in legal):
+            after = self._written_seven(state, seat, action)
+        else:
+            raise IllegalCommand(tr(f"{action.kind} {' '.join(map(str, action.args))} is not legal now.",
+                                    f"{action.kind} {' '.join(map(str, action.args))} không hợp lệ lúc này."),
+                                 [c.command for c in self.menu(state, seat)][:6] if legal else [])
+        s = state.clone()
+        s.version += 1
+        if s.phase == "exchange":
+            return s, flow.choose_gift(s, seat, str(action.args[0]))
+        return s, flow.play(s, seat, action, after)
+
+    def _written_seven(self, state: TacState, seat: Seat, action: Action) -> Board:
+        who = int(state.pending["victim"]) if state.pending and state.pending["kind"] == "devil" else seat
+        parts: list[tuple[int, int, int | None]] = []
+        for part in action.args:
+            text = str(part)
+            try:
+                marble, rest = text.split(":")
+                steps, _, end = rest.partition(">h")
+                parts.append((MARBLE_BY_NAME[marble], int(steps), HOME + int(end) - 1 if end else None))
+            except (ValueError, KeyError):
+                raise IllegalCommand(tr(f"Bad 7 part {text!r}.", f"Phần lá 7 sai: {text!r}.")) from None
+        try:
+            return seven.simulate(state.board, who, parts, flow.both_ways(state))[1]
+        except seven.SplitError as err:
+            raise IllegalCommand(tr(f"That 7 split is not legal: {err}.", "Cách chia lá 7 này không hợp lệ.")) from None
+
+    # -- what people see ------------------------------------------------------
+
+    def view(self, state: TacState, seat: Seat | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def render_view(self, view: Mapping[str, Any], lang: str) -> str:
+        return render(view, lang)
+
+    # -- time-outs and the end -------------------------------------------------
+
+    def default_action(self, state: TacState, seat: Seat) -> Action:
+        return HeuristicBot().choose(self, state, seat, bot_rng(self, state, seat))
+
+    def outcome(self, state: TacState) -> Outcome | None:
+        if state.winners is None:
+            return None
+        w = state.winners
+        a, b = state.players[w], state.players[w + 2]
+        return Outcome(frozenset({w, w + 2}), False,
+                       tr(f"{a} and {b} brought all eight marbles home", f"{a} và {b} đưa cả tám bi về nhà"))
+
+    def bots(self) -> Mapping[str, Bot[TacState]]:
+        return {"random": RandomBot(), "heuristic": HeuristicBot()}
+
+    # -- conformance hooks ------------------------------------------------------
+
+    def plant_markers(self, state: TacState) -> tuple[TacState, dict[Seat | None, list[str]]]:
+        s = state.clone()
+        markers: dict[Seat | None, list[str]] = {}
+        revealed = int(state.pending["victim"]) if state.pending and state.pending["kind"] == "devil" else None
+        for seat in range(4):
+            s.hands[seat] = [f"MARK{seat}H{i}Z" for i in range(len(state.hands[seat]))]
+            markers[seat] = [] if seat == revealed else list(s.hands[seat])
+        s.gifts = {k: f"MARK{k}GIFTZ" for k in state.gifts}
+        for k, v in s.gifts.items():
+            markers[int(k)].append(v)
+        s.deck = [f"MARKDECK{i}Z" for i in range(len(state.deck))]
+        s.rng = 987_654_321_123_456_789
+        markers[None] = [*s.deck, str(s.rng)]
+        return s, markers
+
+    def sample_illegal_commands(self, state: TacState, seat: Seat) -> list[str]:
+        out = ["", "xyzzy", "!!!", "999 999 999", "11 a1", "7 a1:9"]
+        if state.phase == "play":
+            out.append("give 5")
+        return out
+
+
+ENGINE = TacEngine()

@@ -1,0 +1,402 @@
+"""Turn flow: dealing, the partner exchange, whose turn, the TAC's undo, winning (TAC-13..25, 54..85).
+
+Every function takes a state the caller owns (a clone) and changes it in place; the engine
+clones before calling, so ``apply`` stays pure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.contract import Action, Event, tr
+from engines.rng import Rng
+from engines.tac import cards as cardlib
+from engines.tac.board import HOME, LETTERS, WAIT, Board, field_name, marble_name, partner
+from engines.tac.plays import Context, Uses, action_card, card_uses
+from engines.tac.rules import (
+    ANNOUNCE_CARDS,
+    CARDS_PER_DEAL,
+    DEALS_PER_SHUFFLE,
+    MASTER_ROUND_CARDS,
+    TAC_AFTER_FOOL_PLAYABLE,
+)
+from engines.tac.state import TacState
+
+
+def both_ways(state: TacState) -> bool:
+    return state.options.get("seven_in_home", "both-ways") == "both-ways"
+
+
+def context(state: TacState, seat: int) -> Context:
+    return Context(both_ways(state), bool(state.hands[(seat + 1) % 4]))
+
+
+def names(state: TacState, seat: int) -> str:
+    return state.players[seat]
+
+
+# ---------------------------------------------------------------------------
+# dealing and the exchange
+
+
+def deal(state: TacState) -> list[Event]:
+    """Deal a new hand to everyone (TAC-6, TAC-13, TAC-14, TAC-87) and open the exchange."""
+    rng = Rng(state.rng)
+    master = state.options.get("version") == "master"
+    if state.shuffle_deal >= DEALS_PER_SHUFFLE or not state.deck:
+        state.deck = state.deck + state.pile
+        state.pile = []
+        rng.shuffle(state.deck)
+        state.shuffle_deal = 0
+    per = MASTER_ROUND_CARDS if master and state.shuffle_deal == DEALS_PER_SHUFFLE - 1 else CARDS_PER_DEAL
+    for i in range(4):
+        seat = (state.dealer + 1 + i) % 4
+        state.hands[seat] = [state.deck.pop() for _ in range(per)]
+    state.rng = rng.state
+    state.shuffle_deal += 1
+    state.deals += 1
+    state.can = [any(c in ANNOUNCE_CARDS for c in h) for h in state.hands]
+    state.phase = "exchange"
+    state.gifts = {}
+    state.last = None
+    state.threat = None
+    state.pending = None
+    state.skipped = False
+    state.turn = (state.dealer + 1) % 4
+    state.step_version = state.version
+    said_en = ", ".join(f"{state.players[p]}: {'I can' if state.can[p] else 'I cannot'}" for p in range(4))
+    said_vi = ", ".join(f"{state.players[p]}: {'Tôi có thể' if state.can[p] else 'Tôi không thể'}" for p in range(4))
+    dealer = state.players[state.dealer]
+    return [
+        Event(tr(f"Deal {state.deals}: {dealer} deals {per} cards each. Announcements: {said_en}.",
+                 f"Ván chia {state.deals}: {dealer} chia mỗi người {per} lá. Thông báo: {said_vi}.")),
+        Event(tr("Each player now gives one card face down to their partner (`give N`).",
+                 "Mỗi người úp một lá đưa cho đồng đội (`give N` / `cho N`).")),
+    ]
+
+
+def choose_gift(state: TacState, seat: int, card: str) -> list[Event]:
+    """Record (or replace) a secret exchange choice; resolve once all four have chosen (TAC-17)."""
+    first = str(seat) not in state.gifts
+    state.gifts = {**state.gifts, str(seat): card}
+    events = []
+    if first:
+        events.append(Event(tr(f"{names(state, seat)} has chosen a card for their partner.",
+                               f"{names(state, seat)} đã chọn lá bài cho đồng đội.")))
+    mate = names(state, partner(seat))
+    events.append(Event(tr(f"You will give your {cardlib.name(card)} to {mate}.",
+                           f"Bạn sẽ đưa lá {cardlib.name(card, 'vi')} cho {mate}."), frozenset({seat})))
+    if len(state.gifts) < 4:
+        return events
+    gifts = {int(k): v for k, v in state.gifts.items()}
+    for p, c in gifts.items():
+        state.hands[p].remove(c)
+    for p, c in gifts.items():
+        state.hands[partner(p)].append(c)
+        to = partner(p)
+        events.append(Event(tr(f"You received {cardlib.name(c)} from {names(state, p)}.",
+                               f"Bạn nhận lá {cardlib.name(c, 'vi')} từ {names(state, p)}."), frozenset({to})))
+    state.gifts = {}
+    state.phase = "play"
+    state.turn = (state.dealer + 1) % 4
+    state.step_version = state.version
+    events.append(Event(tr(f"The exchange is done. {names(state, state.turn)} plays first.",
+                           f"Đã trao đổi xong. {names(state, state.turn)} đi trước.")))
+    return events
+
+
+# ---------------------------------------------------------------------------
+# the TAC
+
+
+def tac_card(state: TacState) -> str | None:
+    """The card a TAC would take over now, or None when nothing may be undone (TAC-64, 70, 75, 80)."""
+    rec = state.last
+    if rec is None or rec.get("no_undo") or rec.get("eff") is None:
+        return None
+    eff = str(rec["eff"])
+    if eff == "devil" or (eff == "fool" and not TAC_AFTER_FOOL_PLAYABLE):
+        return None
+    return eff
+
+
+def restored_board(state: TacState) -> Board:
+    rec = state.last
+    assert rec is not None
+    return Board(list(rec["prior_pos"]), list(rec["prior_fresh"]))
+
+
+def tac_uses(state: TacState, seat: int) -> Uses:
+    """Uses of the retrieved card in the restored position; empty = the TAC is unplayable (TAC-55)."""
+    eff = tac_card(state)
+    if eff is None:
+        return {}
+    return card_uses(restored_board(state), seat, eff, context(state, seat))
+
+
+# ---------------------------------------------------------------------------
+# legal actions
+
+
+def legal(state: TacState, seat: int) -> Uses:
+    """Every legal action of ``seat`` with the marble position it leads to (cached per state)."""
+    key = ("legal", seat)
+    if key in state.cache:
+        cached: Uses = state.cache[key]
+        return cached
+    uses = _legal(state, seat)
+    state.cache[key] = uses
+    return uses
+
+
+def _distinct(hand: list[str]) -> list[str]:
+    return sorted(set(hand), key=cardlib.sort_key)
+
+
+def _legal(state: TacState, seat: int) -> Uses:
+    if state.phase == "exchange":
+        return {Action("give", (c,)): None for c in _distinct(state.hands[seat])}
+    if state.phase != "play" or seat != state.turn:
+        return {}
+    board = state.board
+    pending = state.pending
+    if pending is not None and pending["kind"] == "use":
+        return card_uses(board, seat, str(pending["card"]), context(state, seat))
+    if pending is not None and pending["kind"] == "devil":
+        victim = int(pending["victim"])
+        out: Uses = {}
+        for c in _distinct(state.hands[victim]):
+            if c == "tac":
+                out[Action("tac", ())] = None
+                continue
+            uses = card_uses(board, victim, c, context(state, victim))
+            out.update(uses if uses else {Action("discard", (c,)): None})
+        return out
+    hand = state.hands[seat]
+    has_tac = "tac" in hand and bool(tac_uses(state, seat))
+    if state.threat is not None:
+        return {Action("tac", ()): None} if has_tac else {}
+    if state.skipped:
+        out = {Action("discard", (c,)): None for c in _distinct(hand)}
+        if has_tac:
+            out[Action("tac", ())] = None
+        return out
+    out = {}
+    for c in _distinct(hand):
+        if c == "tac":
+            if has_tac:
+                out[Action("tac", ())] = None
+            continue
+        out.update(card_uses(board, seat, c, context(state, seat)))
+    if not out:
+        out = {Action("discard", (c,)): None for c in _distinct(hand)}
+    return out
+
+
+# ---------------------------------------------------------------------------
+# carrying out a turn
+
+
+def _snapshot(state: TacState) -> dict[str, Any]:
+    return {"prior_pos": state.pos.copy(), "prior_fresh": state.fresh.copy()}
+
+
+def describe(state: TacState, seat: int, action: Action, before: Board, after: Board | None) -> tuple[str, str]:
+    """One sentence (en, vi) saying what a play did, naming knocked marbles."""
+    who = names(state, seat)
+    card = action_card(action)
+    en_card, vi_card = cardlib.name(card), cardlib.name(card, "vi")
+    moved: list[str] = []
+    knocked: list[str] = []
+    if after is not None:
+        for m in range(16):
+            if before.pos[m] != after.pos[m]:
+                if after.pos[m] == WAIT:
+                    knocked.append(marble_name(m))
+                else:
+                    moved.append(f"{marble_name(m)} {field_name(m, before.pos[m])}→{field_name(m, after.pos[m])}")
+    en = f"{who} plays {en_card}"
+    vi = f"{who} đánh lá {vi_card}"
+    if action.kind == "skip":
+        en += f": {names(state, (seat + 1) % 4)} is skipped"
+        vi += f": {names(state, (seat + 1) % 4)} bị mất lượt"
+    if moved:
+        en += ": " + ", ".join(moved)
+        vi += ": " + ", ".join(moved)
+    if knocked:
+        en += "; knocked out: " + ", ".join(knocked)
+        vi += "; bị đánh về: " + ", ".join(knocked)
+    if action.kind == "angel" and not action.args:
+        en += " without effect"
+        vi += " nhưng không có tác dụng"
+    return en + ".", vi + "."
+
+
+def next_with_cards(state: TacState, seat: int) -> int | None:
+    """The next seat clockwise holding a card (TAC-25), possibly ``seat`` itself."""
+    for k in range(1, 5):
+        p = (seat + k) % 4
+        if state.hands[p]:
+            return p
+    return None
+
+
+def _winning_team(board: Board) -> int | None:
+    for t in (0, 1):
+        if board.team_finished(t):
+            return t
+    return None
+
+
+def finish_turn(state: TacState, actor: int, action: Action, record: dict[str, Any]) -> list[Event]:
+    """Store the turn for a later TAC, then find who acts next: deal, threat or the end (TAC-75)."""
+    state.last = record
+    state.turns += 1
+    state.skipped = False
+    state.pending = None
+    state.threat = None
+    events: list[Event] = []
+    if action.kind == "skip":
+        nxt: int | None = (actor + 1) % 4
+        state.skipped = True
+    elif action.kind == "fool":
+        nxt = actor if state.hands[actor] else next_with_cards(state, actor)
+    else:
+        nxt = next_with_cards(state, actor)
+    win = _winning_team(state.board)
+    if win is not None:
+        if nxt is not None:
+            state.turn = nxt
+            state.skipped = False
+            state.threat = win
+            state.cache.clear()
+            if Action("tac", ()) in legal(state, nxt):
+                p = names(state, nxt)
+                return [Event(tr(f"All eight marbles of a team are home — {p} must answer with a TAC.",
+                                 f"Đội đã đưa đủ tám bi về nhà — {p} phải đánh lá TAC."))]
+        state.threat = None
+        state.phase = "over"
+        state.winners = win
+        state.cache.clear()
+        a, b = names(state, win), names(state, win + 2)
+        return [Event(tr(f"{a} and {b} have all eight marbles home and win!",
+                         f"{a} và {b} đã đưa cả tám bi về nhà và chiến thắng!"))]
+    if nxt is None:
+        state.dealer = (state.dealer + 1) % 4
+        return deal(state)
+    state.turn = nxt
+    if state.skipped:
+        p = names(state, nxt)
+        events.append(Event(tr(f"{p} is skipped: discard a card (or answer with a TAC).",
+                               f"{p} bị mất lượt: bỏ một lá (hoặc đáp lại bằng lá TAC).")))
+    return events
+
+
+def play(state: TacState, seat: int, action: Action, after: Board | None) -> list[Event]:
+    """Carry out a legal play of ``seat`` (``after`` = the resulting marbles from ``legal``)."""
+    before = state.board
+    pending = state.pending
+    if pending is not None and pending["kind"] == "use":
+        card = str(pending["card"])
+        record = {"seat": seat, "eff": card, "prior_pos": pending["prior_pos"],
+                  "prior_fresh": pending["prior_fresh"], "no_undo": bool(pending.get("no_undo"))}
+        return _carry_out(state, seat, action, card, before, after, record)
+    if pending is not None and pending["kind"] == "devil":
+        victim = int(pending["victim"])
+        card = "tac" if action.kind == "tac" else action_card(action)
+        state.hands[victim].remove(card)
+        state.pile.append(card)
+        if action.kind == "tac":
+            return _devil(state, victim, tac_answer=True)
+        record = {"seat": victim, "eff": card, **_snapshot(state)}
+        events = [Event(tr(f"{names(state, seat)} picks {cardlib.name(card)} from {names(state, victim)}'s hand.",
+                           f"{names(state, seat)} chọn lá {cardlib.name(card, 'vi')} trên tay {names(state, victim)}."))]
+        return events + _carry_out(state, victim, action, card, before, after, record)
+    card = action_card(action)
+    state.hands[seat].remove(card)
+    state.pile.append(card)
+    if action.kind == "tac":
+        return _tac(state, seat)
+    if action.kind == "discard":
+        eff = (state.last or {}).get("eff") if card == "tac" else card
+        record = {"seat": seat, "eff": eff, **_snapshot(state)}
+        state.last_play = {"seat": seat, "card": card, "discard": True}
+        who = names(state, seat)
+        ev = Event(tr(f"{who} discards {cardlib.name(card)} without effect.",
+                      f"{who} bỏ lá {cardlib.name(card, 'vi')} không dùng."))
+        return [ev, *finish_turn(state, seat, action, record)]
+    if action.kind == "devil":
+        state.last_play = {"seat": seat, "card": card, "discard": False}
+        return _devil(state, seat, tac_answer=False)
+    record = {"seat": seat, "eff": card, **_snapshot(state)}
+    return _carry_out(state, seat, action, card, before, after, record)
+
+
+def _carry_out(state: TacState, seat: int, action: Action, card: str, before: Board, after: Board | None,
+               record: dict[str, Any]) -> list[Event]:
+    if action.kind == "discard":
+        state.last_play = {"seat": seat, "card": card, "discard": True}
+        who = names(state, seat)
+        ev = Event(tr(f"{cardlib.name(card)} is discarded from {who}'s hand without effect.",
+                      f"Lá {cardlib.name(card, 'vi')} của {who} bị bỏ không dùng."))
+        return [ev, *finish_turn(state, seat, action, record)]
+    if after is not None:
+        state.set_board(after)
+    if action.kind == "fool":
+        old = state.hands
+        state.hands = [old[(p + 1) % 4] for p in range(4)]
+    if action.kind == "devil":
+        state.last_play = {"seat": seat, "card": card, "discard": False}
+        return _devil(state, seat, tac_answer=False)
+    en, vi = describe(state, seat, action, before, after)
+    if action.kind == "fool":
+        en = en[:-1] + ": every hand passes to the right; they play again."
+        vi = vi[:-1] + ": mọi người chuyển bài sang phải; người đó đánh thêm một lá."
+    state.last_play = {"seat": seat, "card": card, "discard": False, "en": en, "vi": vi}
+    return [Event(tr(en, vi)), *finish_turn(state, seat, action, record)]
+
+
+def _tac(state: TacState, seat: int) -> list[Event]:
+    """Undo the previous turn and let ``seat`` use its card (TAC-54, TAC-68, TAC-74, TAC-75)."""
+    rec = state.last
+    eff = tac_card(state)
+    assert rec is not None and eff is not None
+    pending: dict[str, Any] = {"kind": "use", "card": eff, **_snapshot(state), "no_undo": state.threat is not None}
+    state.set_board(restored_board(state))
+    state.pending = pending
+    state.threat = None
+    state.skipped = False
+    who = names(state, seat)
+    undone = names(state, int(rec["seat"]))
+    state.last_play = {"seat": seat, "card": "tac", "discard": False}
+    return [Event(tr(f"{who} plays TAC: {undone}'s turn is undone; {who} now uses the {cardlib.name(eff)}.",
+                     f"{who} đánh lá TAC: lượt của {undone} bị hủy; {who} dùng lá {cardlib.name(eff, 'vi')}."))]
+
+
+def _devil(state: TacState, seat: int, tac_answer: bool) -> list[Event]:
+    """Start a Devil turn: ``seat`` looks at the next hand and plays one of its cards (TAC-58, 81)."""
+    victim = (seat + 1) % 4
+    who, vic = names(state, seat), names(state, victim)
+    lead = (tr(f"{names(state, (seat - 1) % 4)} picked {who}'s TAC: it turns the Devil on {vic}.",
+               f"{names(state, (seat - 1) % 4)} chọn lá TAC của {who}: Ác quỷ chuyển sang {vic}.")
+            if tac_answer else tr(f"{who} plays the Devil on {vic}.", f"{who} đánh lá Ác quỷ lên {vic}."))
+    if not state.hands[victim]:
+        record = {"seat": seat, "eff": None, **_snapshot(state)}
+        ev = Event(tr(f"{vic} holds no card: the Devil has no effect.", f"{vic} không còn bài: Ác quỷ không có tác dụng."))
+        return [Event(lead), ev, *finish_turn(state, victim, Action("devil", ()), record)]
+    state.turn = seat
+    state.pending = {"kind": "devil", "victim": victim}
+    return [Event(lead)]
+
+
+def home_count(board: Board, seat: int) -> int:
+    return sum(1 for m in range(4 * seat, 4 * seat + 4) if board.pos[m] >= HOME)
+
+
+def colour(seat: int) -> str:
+    return LETTERS[seat]
+
+
+def winning_team_of(board: Board) -> int | None:
+    """The team with all eight marbles home in ``board``, if any."""
+    return _winning_team(board)

@@ -1,0 +1,66 @@
+"""One-line bilingual labels for menu entries."""
+
+from __future__ import annotations
+
+from engines.contract import Action, Text, tr
+from engines.tac import cards as cardlib
+from engines.tac.board import WAIT, Board, field_name, marble_name
+from engines.tac.plays import action_card
+from engines.tac.state import TacState
+
+
+def _changes(before: Board, after: Board) -> tuple[list[str], list[str]]:
+    moved: list[str] = []
+    knocked: list[str] = []
+    for m in range(16):
+        if before.pos[m] != after.pos[m]:
+            if after.pos[m] == WAIT:
+                knocked.append(marble_name(m))
+            else:
+                moved.append(f"{marble_name(m)} {field_name(m, before.pos[m])}→{field_name(m, after.pos[m])}")
+    return moved, knocked
+
+
+def label(state: TacState, seat: int, action: Action, before: Board, after: Board | None) -> Text:
+    kind = action.kind
+    names = state.players
+    if kind == "give":
+        c = str(action.args[0])
+        mate = names[(seat + 2) % 4]
+        return tr(f"give your {cardlib.name(c)} to {mate}", f"đưa lá {cardlib.name(c, 'vi')} cho {mate}")
+    if kind == "discard":
+        c = str(action.args[0])
+        return tr(f"discard {cardlib.name(c)} without effect", f"bỏ lá {cardlib.name(c, 'vi')} không dùng")
+    if kind == "tac":
+        if state.pending is not None:
+            return tr("play their TAC: the Devil turns on the next player",
+                      "đánh lá TAC của họ: Ác quỷ chuyển sang người kế tiếp")
+        rec = state.last or {}
+        card = str(rec.get("eff"))
+        who = names[int(rec.get("seat", seat))]
+        return tr(f"TAC: undo {who}'s turn and use its {cardlib.name(card)}",
+                  f"TAC: hủy lượt của {who} và dùng lá {cardlib.name(card, 'vi')}")
+    if kind == "devil":
+        nxt = names[(seat + 1) % 4]
+        return tr(f"Devil: look at {nxt}'s hand and play their turn", f"Ác quỷ: xem bài {nxt} và đi thay họ")
+    if kind == "fool":
+        return tr("Fool: every hand passes to the right, then you play again",
+                  "Gã khờ: mọi người chuyển bài sang phải, rồi bạn đánh thêm")
+    if kind == "skip":
+        nxt = names[(seat + 1) % 4]
+        return tr(f"8: {nxt} skips their turn", f"8: {nxt} mất lượt")
+    card = action_card(action)
+    en_card, vi_card = cardlib.name(card), cardlib.name(card, "vi")
+    if after is None:
+        return tr(f"play {en_card}", f"đánh lá {vi_card}")
+    moved, knocked = _changes(before, after)
+    if kind in ("open",) or (kind == "angel" and action.args[:1] == ("start",)):
+        en = f"{en_card}: open, " + ", ".join(moved)
+        vi = f"{vi_card}: mở, " + ", ".join(moved)
+    else:
+        en = f"{en_card}: " + (", ".join(moved) or "no marble moves")
+        vi = f"{vi_card}: " + (", ".join(moved) or "không bi nào di chuyển")
+    if knocked:
+        en += " (knocks " + ", ".join(knocked) + ")"
+        vi += " (đánh về " + ", ".join(knocked) + ")"
+    return tr(en, vi)

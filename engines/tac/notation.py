@@ -1,0 +1,229 @@
+"""Commands as people write them in a mail, and their canonical text (python-chess style).
+
+Canonical forms (what ``format`` writes and the menu shows):
+
+- ``give 12`` / ``discard 9``            exchange / throw away a card
+- ``13 start``                            open: a waiting marble onto its start field
+- ``5 b1``, ``4 back a2``                 move marble b1 five forward / a2 four back;
+  ``5 a1 h2`` or ``5 a1 2`` name the destination when the marble could enter its home or stay out
+- ``8 skip``                              the 8 as a skip
+- ``7 a1:4 c2:3>h1``                      a 7 split: ordered parts ``marble:steps``, ``>hN`` when a
+  part ends in the home
+- ``trick a1 d2``, ``warrior a1``         Trickser swap, Warrior
+- ``angel start``, ``angel 13 b1``, ``angel``   the Angel's three outcomes
+- ``tac``, ``devil``, ``fool``
+
+Parsing is forgiving: case, punctuation and spacing do not matter, English and Vietnamese words
+(with or without diacritics) are accepted, a colour letter alone (``5 b``) names a marble when only
+one of that colour fits, and ``7 a1 4 c2 3`` works like ``7 a1:4 c2:3``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, tr
+from engines.tac.board import HOME
+from engines.tac.cards import CARD_WORDS, fold
+from engines.tac.plays import MARBLE_BY_NAME, Uses
+
+GIVE_WORDS = {"give", "gift", "pass", "cho", "dua", "tang", "trao", "doi bai"}
+DISCARD_WORDS = {"discard", "drop", "throw", "bo", "bo bai", "vut", "loai"}
+SKIP_WORDS = {"skip", "bo luot", "mat luot", "luot", "pass turn"}
+START_WORDS = {"start", "open", "out", "enter", "mo", "ra", "xuat phat", "vao ban", "mo bi"}
+BACK_WORDS = {"back", "backward", "backwards", "lui", "nguoc", "di lui"}
+HOME_WORDS = {"home", "house", "nha", "vao nha", "ve nha"}
+RING_WORDS = {"ring", "stay", "vong", "ngoai"}
+FILLER = {"play", "plays", "card", "danh", "la", "with", "my", "marble", "bi", "vien", "qua", "to", "on",
+          "and", "va", "then", "roi", "move", "di", "steps", "step", "buoc", "o", "the", "an", "use", "dung"}
+
+# Multi-word phrases become one token before splitting (longest first).
+_PHRASES = sorted(
+    {w for w in [*CARD_WORDS, *GIVE_WORDS, *DISCARD_WORDS, *SKIP_WORDS, *START_WORDS, *BACK_WORDS, *HOME_WORDS]
+     if " " in w},
+    key=len, reverse=True,
+)
+
+
+def tokens(text: str) -> list[str]:
+    """Fold case and diacritics, join known phrases with ``_``, split on anything else."""
+    s = " " + re.sub(r"[^a-z0-9]+", " ", fold(text)) + " "
+    for phrase in _PHRASES:
+        s = s.replace(f" {phrase} ", f" {phrase.replace(' ', '_')} ")
+    return [t.replace("_", " ") for t in s.split()]
+
+
+def _dest_text(dest: int) -> str:
+    return f"h{dest - HOME + 1}" if dest >= HOME else str(dest)
+
+
+def format_action(action: Action, legal: Uses) -> str:
+    """Canonical command text. ``legal`` tells whether a destination must be spelled out."""
+    kind, args = action.kind, action.args
+    if kind in ("give", "discard"):
+        return f"{kind} {args[0]}"
+    if kind == "open":
+        return f"{args[0]} start"
+    if kind == "skip":
+        return "8 skip"
+    if kind == "seven":
+        return "7 " + " ".join(str(a) for a in args)
+    if kind == "trick":
+        return f"trick {args[0]} {args[1]}"
+    if kind == "warrior":
+        return f"warrior {args[0]}"
+    if kind in ("tac", "devil", "fool"):
+        return kind
+    if kind == "angel":
+        if not args:
+            return "angel"
+        if args[0] == "start":
+            return "angel start"
+        text = f"angel {args[0]} {args[1]}"
+        return text + f" {_dest_text(int(str(args[2])))}" if _needs_dest(action, legal) else text
+    if kind == "move":
+        card, marble, dest = str(args[0]), str(args[1]), int(str(args[2]))
+        text = f"4 back {marble}" if card == "4" else f"{card} {marble}"
+        return text + f" {_dest_text(dest)}" if _needs_dest(action, legal) else text
+    return " ".join([kind, *(str(a) for a in args)])
+
+
+def _needs_dest(action: Action, legal: Uses) -> bool:
+    if action not in legal:
+        return True
+    same = [a for a in legal if a.kind == action.kind and a.args[:-1] == action.args[:-1]]
+    return len(same) > 1
+
+
+@dataclass
+class Reading:
+    """What a command says, before it is matched against the legal actions."""
+
+    verb: str | None = None  # give | discard
+    card: str | None = None
+    skip: bool = False
+    start: bool = False
+    home: bool = False
+    ring: bool = False
+    marbles: list[str] = field(default_factory=list)  # "a1" or a bare colour "a"
+    dests: list[int] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)  # numbers after the card (7 steps)
+    parts: list[tuple[str, int, int | None]] = field(default_factory=list)  # 7 split
+
+
+def read(text: str) -> Reading:
+    """Turn text into a ``Reading``; raises ``InvalidCommand`` for words it cannot place."""
+    r = Reading()
+    unknown: list[str] = []
+    for tok in tokens(text):
+        if tok in GIVE_WORDS:
+            r.verb = "give"
+        elif tok in DISCARD_WORDS:
+            r.verb = "discard"
+        elif tok in SKIP_WORDS:
+            r.skip = True
+        elif tok in START_WORDS:
+            r.start = True
+        elif tok in HOME_WORDS:
+            r.home = True
+        elif tok in RING_WORDS:
+            r.ring = True
+        elif tok in BACK_WORDS or tok in FILLER:
+            continue
+        elif r.card is None and tok in CARD_WORDS and not (tok.isdigit() and r.marbles):
+            r.card = CARD_WORDS[tok]
+        elif re.fullmatch(r"[abcd][1-4]?", tok):
+            r.marbles.append(tok)
+            r.parts.append((tok, 0, None))
+        elif re.fullmatch(r"h[1-4]", tok):
+            dest = HOME + int(tok[1]) - 1
+            r.dests.append(dest)
+            if r.parts:
+                m, k, _ = r.parts[-1]
+                r.parts[-1] = (m, k, dest)
+        elif tok.isdigit() and r.card is None and not r.marbles:
+            raise InvalidCommand(tr(f"There is no card {tok} in TAC (cards: 1-10, 12, 13, Trickser, TAC).",
+                                    f"TAC không có lá {tok} (các lá: 1-10, 12, 13, Trickser, TAC)."))
+        elif tok.isdigit():
+            n = int(tok)
+            if r.parts and r.parts[-1][1] == 0:
+                m, _, d = r.parts[-1]
+                r.parts[-1] = (m, n, d)
+            r.numbers.append(n)
+            r.dests.append(n)
+        else:
+            unknown.append(tok)
+    if unknown:
+        raise InvalidCommand(tr(f"Cannot read {' '.join(unknown)!r} in {text.strip()!r}.",
+                                f"Không hiểu {' '.join(unknown)!r} trong {text.strip()!r}."))
+    return r
+
+
+def _marble_fits(written: str, name: str) -> bool:
+    return written == name or (len(written) == 1 and name.startswith(written))
+
+
+def _fits(r: Reading, action: Action, card: str) -> bool:
+    """Does the legal ``action`` (playing ``card``) fit what was written?"""
+    kind, args = action.kind, action.args
+    if r.verb is not None:
+        return kind == r.verb and (r.card is None or r.card == card)
+    if kind in ("give", "discard"):
+        return False
+    if r.card is not None and r.card != card:
+        return False
+    if r.skip != (kind == "skip"):
+        return False
+    is_start = kind == "open" or (kind == "angel" and args[:1] == ("start",))
+    if r.start and not is_start:
+        return False
+    names = [str(a) for a in args if isinstance(a, str) and a in MARBLE_BY_NAME]
+    if r.marbles:
+        if len(r.marbles) != len(names):
+            return False
+        if not all(any(_marble_fits(w, n) for n in names) for w in r.marbles):
+            return False
+    elif names and kind != "angel":
+        return False
+    dest = int(str(args[-1])) if kind in ("move", "angel") and len(args) == 3 else None
+    if (r.home or r.ring) and dest is None:
+        return False
+    if dest is not None and ((r.home and dest < HOME) or (r.ring and dest >= HOME)):
+        return False
+    rest = list(r.dests)
+    if kind == "angel" and dest is not None:
+        value = int(str(args[0]))
+        if r.numbers and value not in r.numbers:
+            return False
+        if value in rest:
+            rest.remove(value)
+    if dest is None:
+        return not rest
+    return not rest or dest in rest
+
+
+def match(r: Reading, legal: Uses, card_of: dict[Action, str]) -> list[Action]:
+    return [a for a in legal if _fits(r, a, card_of[a])]
+
+
+def examples(commands: list[str], limit: int = 6) -> list[str]:
+    return commands[:limit]
+
+
+def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str]) -> IllegalCommand:
+    what = text.strip()
+    if r.card is not None and r.verb is None and r.card not in hand_words:
+        return IllegalCommand(tr(f"You read as playing {r.card!r}, but you have no such card to play now. "
+                                 f"Try: {', '.join(examples(cmds))}.",
+                                 f"Đọc được lá {r.card!r}, nhưng bạn không có lá đó để đánh lúc này. "
+                                 f"Thử: {', '.join(examples(cmds))}."), examples(cmds))
+    return IllegalCommand(tr(f"{what!r} is not a legal move now. Legal moves include: {', '.join(examples(cmds))}.",
+                             f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {', '.join(examples(cmds))}."),
+                          examples(cmds))
+
+
+def refuse_many(text: str, options: list[str]) -> AmbiguousCommand:
+    return AmbiguousCommand(tr(f"{text.strip()!r} fits several moves; write one of: {', '.join(options[:8])}.",
+                               f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {', '.join(options[:8])}."),
+                            options[:8])

@@ -1,0 +1,63 @@
+"""Every OPEN resolution of tac.en.md, each in exactly one place so a designer can change it.
+
+Each constant names its clause. Code elsewhere reads these instead of hard-wiring a choice.
+"""
+
+from __future__ import annotations
+
+# TAC-8: 64 ring fields, start fields 16 apart, seat p starts at 16p.
+RING_SIZE = 64
+START_SPACING = 16
+HOME_SIZE = 4
+
+# TAC-13 / TAC-87: cards per deal; the master version's fifth deal of a shuffle gives six.
+CARDS_PER_DEAL = 5
+MASTER_ROUND_CARDS = 6
+DEALS_PER_SHUFFLE = 5
+
+# TAC-15: the first dealer is drawn at random; the player after the dealer plays first.
+RANDOM_FIRST_DEALER = True
+
+# TAC-23: a player who cannot play discards ONE card of their choice; that is the whole turn.
+# TAC-25: a player with an empty hand is skipped; the deal ends when all hands are empty.
+# (Both are structural: see engine.next_turn.)
+
+# TAC-30 / TAC-31: start fields give no protection; opening knocks any occupant, own included.
+START_FIELD_PROTECTED = False
+
+# TAC-32: entering the home is optional (ring and home are separate legal destinations).
+HOME_ENTRY_OPTIONAL = True
+
+# TAC-38: the 4 may pass backward over the own start field into the home (non-fresh marbles).
+FOUR_MAY_ENTER_HOME = True
+
+# TAC-39: the 7 inside the home: "both-ways" (default) or "forward-only". This is an engine option.
+SEVEN_IN_HOME_DEFAULT = "both-ways"
+SEVEN_IN_HOME_CHOICES = ("both-ways", "forward-only")
+
+# TAC-48: steps left after the 7 brings the player's fourth marble home go to the partner's marbles.
+SEVEN_LEFTOVER_TO_PARTNER = True
+
+# TAC-51: no 8-skip when the player to be skipped holds no card.
+SKIP_NEEDS_VICTIM_CARDS = True
+
+# TAC-53: the Trickser needs at least two ring marbles; swapped marbles are never fresh afterwards.
+TRICK_CLEARS_FRESH = True
+
+# TAC-57: an Angel aimed at a finished player acts on that player's partner.
+ANGEL_FINISHED_GOES_TO_PARTNER = True
+
+# TAC-62: a Warrior alone on the ring goes round and knocks itself.
+WARRIOR_ALONE_KNOCKS_ITSELF = True
+
+# TAC-66: a playable TAC is an ordinary playable card (another card may be chosen) except
+# against a winning move (TAC-75), where it must be played.
+TAC_FORCED_ONLY_AGAINST_WIN = True
+
+# TAC-77 (our resolution, not in the digest): a TAC directly after a Fool has nothing to undo
+# and no card to take over, so it is not playable then.
+TAC_AFTER_FOOL_PLAYABLE = False
+
+# TAC-86: "you have a marble on the ring" means any controlled marble.
+# TAC-90: only 1 and 13 count for the "I can / I can't" announcement.
+ANNOUNCE_CARDS = frozenset({"1", "13"})
