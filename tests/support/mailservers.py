@@ -1,6 +1,8 @@
 """pytest fixtures for real mail servers on loopback, and two small client helpers.
 
-Use from a test package's conftest.py: ``pytest_plugins = ["tests.support.mailservers"]``.
+Import the fixtures by name in a test package's conftest.py
+(``from tests.support.mailservers import mail_stack, dovecot_stack, any_stack``): pytest allows
+``pytest_plugins`` only in the top-level conftest.py.
 
 - ``mail_stack``: a fresh, started ``LocalMailStack`` (aiosmtpd + pymap) per test.
 - ``dovecot_stack``: a fresh ``DovecotStack``; skipped when Dovecot is not installed, unless
