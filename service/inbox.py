@@ -49,6 +49,7 @@ class Inbox:
         """Up to ``limit`` messages not yet done, oldest first, as ``(uid, raw bytes)``."""
         try:
             client = self.connect()
+            client.noop()  # lets the server report mail that arrived since the last command
             uids = sorted(client.search(["NOT", "KEYWORD", DONE_KEYWORD]))[:limit]
             if not uids:
                 return []

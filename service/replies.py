@@ -54,7 +54,8 @@ def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
     if turn.game.status != "active":
         raise IllegalCommand(tr("The game is over.", "Ván chơi đã kết thúc."))
     if not turn.engine.legal_actions(turn.state, turn.seat):
-        raise IllegalCommand(tr("It is not your turn: you will get a mail when it is.",
+        # not a stop: nothing the player wrote after it depended on this line working
+        raise CommandFailed(tr("It is not your turn: you will get a mail when it is.",
                                 "Chưa đến lượt bạn: bạn sẽ nhận thư khi đến lượt."))
     action, canonical = resolve_line(turn, key, line)
     new_state, events = turn.engine.apply(turn.state, turn.seat, action)

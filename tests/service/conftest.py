@@ -18,7 +18,7 @@ from service.config import Settings
 from service.db import make_engine, migrate
 
 try:
-    from tests.support.mailservers import dovecot_stack, mail_stack  # noqa: F401
+    from tests.support.mailservers import any_stack, dovecot_stack, mail_stack  # noqa: F401
 except ModuleNotFoundError as exc:  # pragma: no cover - until the mail fixtures land
     if exc.name != "tests.support.mailservers":
         raise
