@@ -1,0 +1,138 @@
+"""Further clause tests: single cards, master cards, control of the partner's marbles."""
+
+from __future__ import annotations
+
+from engines.tac.setup import position
+from tests.tac.helpers import E, at, commands, fresh, play, waiting
+
+
+def test_TAC_38_four_may_go_backward_into_the_home() -> None:
+    """TAC-38: "a non-fresh ring marble moving backward may pass onto its own S and continue into its
+    home (S → H1 → …), or stay on the ring." """
+    s = position("a2", {0: ["4"]})
+    assert commands(s) == {"4 back a1 62", "4 back a1 h2"}
+    assert at(play(s, "4 back a1 h2"), "a1") == "AH2"
+
+
+def test_TAC_38_four_never_moves_a_home_marble() -> None:
+    """TAC-38: "the 4 never moves a marble already in home"."""
+    assert commands(position("AH3", {0: ["4"]})) == {"discard 4"}
+
+
+def test_TAC_45_seven_knocks_own_marbles_too() -> None:
+    """TAC-45: "a marble moving with the 7 knocks every marble on each field it passes or lands on, any
+    colour, own included; one 7 may knock several." """
+    s = play(position("a10 a12 c14", {0: ["7"]}), "7 a1:7")
+    assert at(s, "a1") == "17" and waiting(s, "a2") and waiting(s, "c1")
+
+
+def test_TAC_47_knocked_marble_gets_no_later_steps() -> None:
+    """TAC-47: "a marble knocked earlier in the same 7 gets no later steps"."""
+    s = position("a10 a12", {0: ["7"]})
+    assert "7 a1:5 a2:2" not in commands(s)
+    # the parser says why instead of silently reordering
+    import pytest
+
+    from engines.contract import IllegalCommand
+
+    with pytest.raises(IllegalCommand):
+        E.parse(s, 0, "7 a1:5 a2:2")
+
+
+def test_TAC_48_split_illegal_when_leftover_steps_cannot_be_used() -> None:
+    """TAC-48: "if they cannot be, that split is illegal" — no partner marble to take the rest."""
+    s = position("AH2 AH3 AH4 a62", {0: ["7"]})
+    assert commands(s) == {"7 a4:7"}  # entering the home would leave 4 steps unused
+
+
+def test_TAC_51_no_skip_when_the_next_player_has_no_card() -> None:
+    """TAC-51: "no skip when the player to be skipped holds no card"."""
+    s = position("a5", {0: ["8"], 2: ["2"]})
+    assert commands(s) == {"8 a1"}
+
+
+def test_TAC_53_trickser_onto_own_start_is_not_fresh() -> None:
+    """TAC-53: "swapped marbles are never fresh afterwards (one swapped onto its own S may enter home from
+    there)"; "swapping two same-coloured marbles is legal"."""
+    s = position("a10 b0", {0: ["trick", "2"]})
+    s = play(s, "trick a1 b1")
+    assert at(s, "a1") == "0" and not fresh(s, "a1")
+    assert "2 a1 h2" in commands(s)
+    assert "trick a1 a2" in commands(position("a10 a20", {0: ["trick"]}))
+
+
+def test_TAC_62_warrior_alone_knocks_itself() -> None:
+    """TAC-62: "if no other marble is on the ring, the picked marble goes round and knocks itself"."""
+    s = play(position("a10", {0: ["warrior"]}, version="master"), "warrior a1")
+    assert waiting(s, "a1")
+
+
+def test_TAC_61_warrior_without_ring_marble_is_discarded() -> None:
+    """TAC-61: "Without a controlled ring marble the Warrior has no effect: it is unplayable and may be
+    discarded"; TAC-88: Angel, Devil and Fool are always playable."""
+    assert commands(position("b10", {0: ["warrior"]}, version="master")) == {"discard warrior"}
+    assert commands(position("", {0: ["fool", "9"], 1: ["2"]}, version="master")) == {"fool"}
+    assert commands(position("", {0: ["devil", "9"], 1: ["2"]}, version="master")) == {"devil"}
+
+
+def test_TAC_57_angel_for_a_finished_player_acts_on_the_partner() -> None:
+    """TAC-57: "if the next player is finished, act on their partner's marbles"."""
+    s = play(position("BH1 BH2 BH3 BH4", {0: ["angel"], 1: ["2"]}, version="master"), "angel start")
+    assert at(s, "d1") == "48" and fresh(s, "d1")
+
+
+def test_TAC_58_devil_plays_the_next_players_turn() -> None:
+    """TAC-58: "Its player looks at the next player's hand, picks one card and plays it as that player's
+    move on their behalf; that player then loses their turn." TAC-59: legality from the victim's seat."""
+    s = position("a10 b20", {0: ["devil", "2"], 1: ["5", "9"], 2: ["3"], 3: ["2"]}, version="master")
+    s = play(s, "devil")
+    assert s.turn == 0
+    assert E.view(s, 0)["pending"]["victim_hand"] == ["5", "9"]
+    assert "victim_hand" not in E.view(s, 2)["pending"]
+    assert commands(s) == {"5 b1", "9 b1"}
+    s = play(s, "9 b1")
+    assert at(s, "b1") == "29" and s.hands[1] == ["5"]
+    assert s.turn == 2  # Bob lost his turn
+
+
+def test_TAC_59_devil_unplayable_pick_is_discarded() -> None:
+    """TAC-59: "an unplayable pick is discarded without effect; an empty hand means no effect"."""
+    s = play(position("a10", {0: ["devil"], 1: ["5"], 2: ["3"]}, version="master"), "devil")
+    assert commands(s) == {"discard 5"}
+    s = play(s, "discard 5")
+    assert s.hands[1] == [] and s.turn == 2
+
+
+def test_TAC_81_devil_picking_the_victims_tac_turns_it_around() -> None:
+    """TAC-81: "that TAC undoes the Devil (no marble moved) and takes over its function for the victim:
+    the victim looks at the following player's hand and plays that player's turn"."""
+    s = position("c10", {0: ["devil", "2"], 1: ["tac", "9"], 2: ["5"], 3: ["2"]}, version="master")
+    s = play(play(s, "devil"), "tac")
+    assert s.turn == 1 and s.pending == {"kind": "devil", "victim": 2}
+    assert commands(s) == {"5 c1"}
+    s = play(s, "5 c1")
+    assert at(s, "c1") == "15" and s.turn == 3
+
+
+def test_TAC_84_finished_player_moves_partner_marbles() -> None:
+    """TAC-84: "A player controls their own marbles until all four are home; then they must play for
+    their partner's marbles"."""
+    s = position("AH1 AH2 AH3 AH4 c20", {0: ["5", "1"]})
+    assert commands(s) == {"5 c1", "1 c1", "1 start"}
+    assert at(play(s, "1 start"), "c2") == "32"
+
+
+def test_TAC_65_playable_tac_may_not_be_discarded() -> None:
+    """TAC-65: "A playable TAC counts under TAC-21: it may not be discarded while playable"; TAC-67: "For a
+    retrieved 1, 8 or 13, the TAC player picks the function." """
+    s = position("b10 c40", {1: ["13"], 2: ["tac", "9"], 3: ["2"]}, turn=1)
+    s = play(s, "13 b1")
+    assert "discard tac" not in commands(s) and "tac" in commands(s)
+    s = play(s, "tac")
+    assert commands(s) == {"13 start", "13 c1"}
+
+
+def test_TAC_20_no_partial_moves_in_the_home() -> None:
+    """TAC-20: "A move longer than the distance the marble can legally travel is illegal: no partial
+    moves, no bouncing back." """
+    assert commands(position("AH2", {0: ["3"]})) == {"discard 3"}
