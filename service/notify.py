@@ -88,8 +88,13 @@ def mail_to_seat(
     results: Results | None = None,
     kind: str | None = None,
     extra: dict[str, Any] | None = None,
+    view_state: Any = None,
 ) -> None:
-    """Render and queue one mail for one seat, with the digest since its last mail."""
+    """Render and queue one mail for one seat, with the digest since its last mail.
+
+    ``view_state`` (default ``state``) is the position the board is drawn from; the leak
+    test passes the engine's marker-planted copy here.
+    """
     assert game.id is not None
     seat, lang = seat_row.seat, player.lang
     active = game.status == "active"
@@ -103,7 +108,7 @@ def mail_to_seat(
         "players": names,
         "game": {"id": game.id, "title": engine.title},
         "digest": digest,
-        "board": engine.render_view(engine.view(state, seat), lang),
+        "board": engine.render_view(engine.view(state if view_state is None else view_state, seat), lang),
         "menu": menu_context(engine, state, seat, lang) if active else [],
         "deadline": format_deadline(game.deadline, player.tz, lang) if game.deadline and seat in to_act else None,
         "to_act": seat in to_act,

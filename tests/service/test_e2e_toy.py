@@ -30,11 +30,11 @@ def three_players(world: World) -> tuple[str, str, str]:
 
 
 def test_full_game_by_mail_with_menu_numbers_and_free_text(world: World) -> None:
-    ann, bob, cat = players = three_players(world)
+    ann, _bob, _cat = players = three_players(world)
     game_id = world.game("toy", list(players), seed=7)
     run(world.step())
     started = world.last(ann)
-    assert "[TOY #%d]" % game_id in str(started["Subject"])
+    assert f"[TOY #{game_id}]" in str(started["Subject"])
     assert started["Auto-Submitted"] == "auto-generated" and started["X-PBEM-Loop"]
     assert str(started["Reply-To"]).startswith("play+")
     assert "Cat" in text_of(started) and "cat@pbem.test" not in text_of(started)  # names, never addresses
@@ -89,7 +89,7 @@ def test_secret_choice_is_replaceable_until_the_last_seat_and_keeps_menus_valid(
 
 
 def test_outdated_menu_number_is_refused_with_the_current_menu(world: World) -> None:
-    ann, bob, cat = players = three_players(world)
+    ann, _bob, _cat = players = three_players(world)
     game_id = world.game("toy", list(players), seed=3)
     run(world.step())
     first = world.last(ann)
@@ -99,12 +99,12 @@ def test_outdated_menu_number_is_refused_with_the_current_menu(world: World) -> 
     run(world.step())
     answer = world.last(ann)
     assert "older mail" in text_of(answer)
-    assert [c for _, c, _ in menu_of(answer)][0].startswith("play ")
+    assert next(c for _, c, _ in menu_of(answer)).startswith("play ")
     assert len(world.moves(game_id)) == 1
 
 
 def test_duplicate_delivery_is_applied_once(world: World) -> None:
-    ann, bob, cat = players = three_players(world)
+    ann, _bob, _cat = players = three_players(world)
     game_id = world.game("toy", list(players), seed=3)
     run(world.step())
     world.reply(ann, "high", message_id="<same@client.test>")
@@ -116,7 +116,7 @@ def test_duplicate_delivery_is_applied_once(world: World) -> None:
 
 
 def test_auto_reply_and_bounce_are_never_answered(world: World) -> None:
-    ann, bob, cat = players = three_players(world)
+    ann, bob, _cat = players = three_players(world)
     world.game("toy", list(players), seed=3)
     run(world.step())
     before = len(world.outbox())
@@ -132,7 +132,7 @@ def test_auto_reply_and_bounce_are_never_answered(world: World) -> None:
 
 
 def test_stolen_key_and_spoofed_sender_change_nothing(world: World) -> None:
-    ann, bob, cat = players = three_players(world)
+    ann, _bob, cat = players = three_players(world)
     game_id = world.game("toy", list(players), seed=3)
     run(world.step())
     world.new_mails(cat)
@@ -147,7 +147,7 @@ def test_stolen_key_and_spoofed_sender_change_nothing(world: World) -> None:
 
 
 def test_command_in_the_subject_with_an_empty_body(world: World) -> None:
-    ann, bob, cat = players = three_players(world)
+    ann, _bob, _cat = players = three_players(world)
     game_id = world.game("toy", list(players), seed=3)
     run(world.step())
     assert subject_command(f"Re: [TOY #{game_id}] low") == "low"
@@ -157,7 +157,7 @@ def test_command_in_the_subject_with_an_empty_body(world: World) -> None:
 
 
 def test_reply_to_a_finished_game_gets_one_polite_answer(world: World) -> None:
-    ann, bob, cat = players = three_players(world)
+    ann, bob, _cat = players = three_players(world)
     game_id = world.game("toy", list(players), seed=3)
     run(world.step())
     world.reply(bob, "resign", to=world.last(bob))
@@ -173,7 +173,7 @@ def test_reply_to_a_finished_game_gets_one_polite_answer(world: World) -> None:
 
 
 def test_player_commands_answer_done_not_understood_ignored(world: World) -> None:
-    ann, bob, cat = players = three_players(world)
+    _ann, _bob, cat = players = three_players(world)
     game_id = world.game("toy", list(players), seed=3)
     run(world.step())
     world.new_mails(cat)

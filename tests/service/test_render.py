@@ -1,0 +1,103 @@
+"""Mails are built from a seat's view only: no secret of another seat can reach them."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+import engines
+from engines.contract import Event, tr
+from service.clock import ManualClock
+from service.config import Settings
+from service.context import AppContext
+from service.games import create_game, create_player, load, log_move, seats_of
+from service.models import Game, Outbox
+from service.notify import mail_to_seat
+from service.render import MARKER, PURPOSES, Renderer, format_deadline
+
+ENGINE_IDS = ["toy", *engines.names(include_extra=False)]
+
+
+def _ctx(settings: Settings, db: Engine) -> AppContext:
+    return AppContext(settings=settings, db=db, clock=ManualClock())
+
+
+def _text(raw: bytes) -> str:
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    return "\n".join(str(part.get_content()) for part in msg.walk() if part.get_content_maintype() == "text")
+
+
+@pytest.mark.parametrize("engine_id", ENGINE_IDS)
+def test_rendered_mails_carry_no_marker_of_another_seat(engine_id: str, settings: Settings, db: Engine) -> None:
+    ctx = _ctx(settings, db)
+    engine = engines.get(engine_id)
+    count = max(engine.min_players, min(4, engine.max_players))
+    with ctx.session() as s:
+        addresses = [create_player(s, f"p{i}@x.test", f"P{i}", ctx=ctx).address for i in range(count)]
+        game = create_game(s, engine_id, addresses, seed=11, ctx=ctx)
+        assert game.id is not None
+        _, state = load(game)
+        # a private event for seat 1 only, carrying its own marker
+        log_move(s, ctx, game, 1, "x", None, [Event(tr("SECRETEVENT1Z"), frozenset({1}))], 0)
+        planted, markers = engine.plant_markers(state)
+        for seat_row, player in seats_of(s, game.id):
+            for purpose in ("turn", "over", "info"):
+                mail_to_seat(s, ctx, game, engine, state, seat_row, player, purpose,
+                             names=[f"P{i}" for i in range(count)], view_state=planted, extra={"title": "t"})
+        s.flush()
+        rows = s.exec(select(Outbox).where(Outbox.game_id == game.id, Outbox.kind != "started")).all()
+        by_seat: dict[str, list[str]] = {}
+        for row in rows:
+            by_seat.setdefault(row.to_address, []).append(_text(row.raw))
+        for seat in range(count):
+            text = "\n".join(by_seat[f"p{seat}@x.test"])
+            for owner, owned in markers.items():
+                if owner == seat:
+                    continue
+                leaked = [m for m in owned if m in text]
+                assert not leaked, f"seat {seat}'s mail shows {owner}'s secrets {leaked[:3]}"
+            assert ("SECRETEVENT1Z" in text) == (seat == 1)
+            for name in addresses:  # players are named, never addressed
+                assert name not in text
+
+
+def test_every_purpose_renders_in_both_languages() -> None:
+    renderer = Renderer()
+    values: dict[str, Any] = {"player": "An", "players": ["An", "Bình"], "game": {"id": 1, "title": "TAC"},
+                              "to_act": True, "waiting": 2, "outcome": "An thắng", "final_board": True,
+                              "why": "", "title": "Info", "host": "An", "game_title": "TAC"}
+    for lang in ("en", "vi"):
+        for purpose in PURPOSES:
+            out = renderer.render(purpose, lang, **values)
+            assert out.subject and MARKER in out.text and MARKER in out.html
+            assert "<html" in out.html and "{{" not in out.text
+
+
+def test_menu_lines_have_the_documented_shape() -> None:
+    out = Renderer().render("turn", "en", player="An", menu=[{"n": 1, "command": "7 a4 c3", "label": "split"}])
+    assert "  1. 7 a4 c3 — split" in out.text.splitlines()
+
+
+def test_deadline_is_shown_in_the_players_time_zone() -> None:
+    when = ManualClock().now()  # 2026-01-01 12:00 UTC
+    assert format_deadline(when, "Asia/Ho_Chi_Minh", "vi") == "2026-01-01 19:00 (Asia/Ho_Chi_Minh)"
+    assert format_deadline(when, "Nowhere/Else", "en") == "2026-01-01 12:00 (UTC)"
+
+
+def test_game_mails_thread_under_one_root_per_seat(settings: Settings, db: Engine) -> None:
+    ctx = _ctx(settings, db)
+    with ctx.session() as s:
+        a = create_player(s, "a@x.test", "A", ctx=ctx).address
+        b = create_player(s, "b@x.test", "B", ctx=ctx).address
+        game = create_game(s, "toy", [a, b], seed=1, ctx=ctx)
+        s.commit()
+        rows = s.exec(select(Outbox).where(Outbox.game_id == game.id)).all()
+    assert {r.message_id for r in rows} == {f"<game{game.id}.seat0.start@pbem.test>",
+                                            f"<game{game.id}.seat1.start@pbem.test>"}
+    with ctx.session() as s:
+        assert s.get_one(Game, game.id).status == "active"
