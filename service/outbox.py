@@ -117,6 +117,10 @@ async def send_due(ctx: AppContext, limit: int = 200) -> int:
                     continue
                 try:
                     await smtp.sendmail(cfg.service_address, [row.to_address], row.raw)
+                except aiosmtplib.SMTPRecipientsRefused as exc:
+                    codes = [r.code for r in exc.recipients]
+                    detail = "; ".join(f"{r.code} {r.message}" for r in exc.recipients)
+                    _failed(s, ctx, row, detail, permanent=all(500 <= c < 600 for c in codes))
                 except aiosmtplib.SMTPResponseException as exc:
                     _failed(s, ctx, row, f"{exc.code} {exc.message}", permanent=500 <= exc.code < 600)
                 except (aiosmtplib.SMTPException, OSError) as exc:

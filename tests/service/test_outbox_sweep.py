@@ -1,0 +1,127 @@
+"""The outbox sender against a real SMTP server, its backoff and limits, and the deadline sweep."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import col, select
+
+from service.clock import ManualClock
+from service.context import AppContext
+from service.games import create_game, create_player
+from service.models import Game, MoveLog, Outbox
+from service.outbox import backoff, queue_mail, send_due
+from service.render import Renderer
+from service.runtime import Service
+
+from .world import make_settings, parse
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def ctx_for(stack: Any, tmp: Path, **extra: Any) -> AppContext:
+    return AppContext.create(make_settings(stack, tmp, **extra), ManualClock())
+
+
+def queue(ctx: AppContext, to: str, kind: str = "info") -> Outbox | None:
+    rendered = Renderer().render("info", "en", player="A", title="Hello")
+    with ctx.session() as s:
+        row = queue_mail(s, ctx, to=to, kind=kind, subject="[PBEM] hello", rendered=rendered)
+        s.commit()
+        return row
+
+
+@pytest.mark.e2e
+def test_outbox_sends_over_smtp_with_the_stored_message_id(mail_stack: Any, tmp_path: Path) -> None:
+    from tests.support.mailservers import fetch_all
+
+    mail_stack.add_user("ann@pbem.test", "pw")
+    ctx = ctx_for(mail_stack, tmp_path)
+    row = queue(ctx, "ann@pbem.test")
+    assert row is not None
+    assert asyncio.run(send_due(ctx)) == 1
+    (raw,) = fetch_all(mail_stack, "ann@pbem.test", "pw")
+    assert parse(raw)["Message-ID"] == row.message_id
+    with ctx.session() as s:
+        assert s.get_one(Outbox, row.id).status == "sent"
+    assert asyncio.run(send_due(ctx)) == 0  # sent once
+
+
+@pytest.mark.e2e
+def test_a_refused_recipient_fails_at_once(mail_stack: Any, tmp_path: Path) -> None:
+    ctx = ctx_for(mail_stack, tmp_path)
+    row = queue(ctx, "nobody@pbem.test")  # the stack answers 550 for unknown users
+    assert row is not None and asyncio.run(send_due(ctx)) == 0
+    with ctx.session() as s:
+        stored = s.get_one(Outbox, row.id)
+        assert stored.status == "failed" and stored.last_error and stored.last_error.startswith("550")
+
+
+def test_an_unreachable_server_backs_off_then_gives_up(tmp_path: Path) -> None:
+    class NoStack:
+        host, smtp_port, imap_port = "127.0.0.1", free_port(), free_port()
+
+    ctx = ctx_for(NoStack(), tmp_path, max_send_attempts=3)
+    clock = ctx.clock
+    assert isinstance(clock, ManualClock)
+    row = queue(ctx, "ann@pbem.test")
+    assert row is not None
+    for attempt in (1, 2, 3):
+        assert asyncio.run(send_due(ctx)) == 0
+        with ctx.session() as s:
+            stored = s.get_one(Outbox, row.id)
+        assert stored.attempts == attempt
+        if attempt < 3:
+            assert stored.status == "pending" and stored.next_attempt_at == clock.now() + backoff(attempt)
+            assert asyncio.run(send_due(ctx)) == 0  # not due yet: no new attempt
+            clock.advance(hours=7)
+    assert stored.status == "failed"
+    assert backoff(1).total_seconds() == 30 and backoff(2).total_seconds() == 60 and backoff(30).total_seconds() == 6 * 3600
+
+
+def test_error_answers_are_limited_per_address_and_day(tmp_path: Path) -> None:
+    class NoStack:
+        host, smtp_port, imap_port = "127.0.0.1", 1, 1
+
+    ctx = ctx_for(NoStack(), tmp_path, error_answers_per_day=2)
+    assert queue(ctx, "a@x.test", "rejected") is not None
+    assert queue(ctx, "a@x.test", "rejected") is not None
+    assert queue(ctx, "a@x.test", "rejected") is None
+    assert queue(ctx, "b@x.test", "rejected") is not None  # per address
+    assert queue(ctx, "a@x.test", "turn") is not None  # game mails are never limited
+    assert isinstance(ctx.clock, ManualClock)
+    ctx.clock.advance(days=1, seconds=1)
+    assert queue(ctx, "a@x.test", "rejected") is not None
+
+
+def test_sweep_plays_the_default_move_after_the_deadline(tmp_path: Path) -> None:
+    class NoStack:
+        host, smtp_port, imap_port = "127.0.0.1", 1, 1
+
+    clock = ManualClock()
+    service = Service(make_settings(NoStack(), tmp_path, turn_hours=48), clock)
+    with service.session() as s:
+        players = [create_player(s, f"{n}@x.test", n, ctx=service.ctx).address for n in ("a", "b")]
+        game = create_game(s, "toy", players, seed=2, ctx=service.ctx)
+        s.commit()
+    clock.advance(hours=47)
+    assert asyncio.run(service.sweep()) == []
+    clock.advance(hours=2)
+    assert asyncio.run(service.sweep()) == [game.id]
+    with service.session() as s:
+        moves = s.exec(select(MoveLog).where(MoveLog.game_id == game.id)).all()
+        assert [m.seat for m in moves] == [0]
+        updated = s.get_one(Game, game.id)
+        assert updated.version == 1 and updated.deadline == clock.now() + timedelta(hours=48)
+        turn_mails = s.exec(select(Outbox).where(Outbox.kind == "turn").order_by(col(Outbox.id))).all()
+        assert {m.to_address for m in turn_mails} == {"a@x.test", "b@x.test"}
+    assert asyncio.run(service.sweep()) == []  # the new deadline lies ahead
