@@ -17,7 +17,11 @@ from engines.grizzled import commands, rules
 from engines.grizzled.content import content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 
-SAFE_KNOCK_WEIGHT = 2  # play a Hard Knock only while the weight after it stays at most this
+SAFE_KNOCK_WEIGHT = 3  # play a Hard Knock only while the weight after it stays at most this
+TRAP_RISK = 0.3  # play a Trap only while the chance that a random Trial card fails the Mission is below this
+HANDS_TARGET = {2: 7, 3: 8, 4: 9, 5: 10}  # cards the team should hold after the deal (Intensity choice)
+# Hard Knocks that hamper withdrawing are kept until they are the last card in hand.
+LAST_CARD_EFFECTS = frozenset({"prideful", "fragile", "hard_headed", "clumsy_draw"})
 
 
 def _face_card(face: str) -> Any:
@@ -27,6 +31,13 @@ def _face_card(face: str) -> Any:
 def _need(s: GrizzledState, seat: int) -> float:
     """How much a seat needs the group's help: Hard Knock weight first, a used charm second."""
     return rules.weight(s, seat) * 2 + (0 if s.charm_ready[seat] else 1) + 0.01 * len(s.knocks[seat])
+
+
+def _failure_chance(counts: Any) -> float:
+    """Share of all Trial cards that would fail the Mission if played now (the bot cannot see the pile)."""
+    cards = content().cards.values()
+    bad = sum(1 for c in cards if any(counts.get(t, 0) + 1 >= rules.FAILURE_COUNT for t in c.threats))
+    return bad / len(cards)
 
 
 class CoopBot(Bot[GrizzledState]):
@@ -49,8 +60,8 @@ class CoopBot(Bot[GrizzledState]):
         return options[0]
 
     def _intensity(self, s: GrizzledState, options: list[Action]) -> Action:
-        held = sum(len(h) for h in s.hands) / s.n
-        target = (4 if s.n <= 3 else 3) - round(held)
+        held = sum(len(h) for h in s.hands)
+        target = round((HANDS_TARGET[s.n] - held) / s.n)
         values = [int(str(a.args[0])) for a in options]
         pick = min(max(target, min(values)), max(values))
         return Action("intensity", (pick,))
@@ -59,6 +70,13 @@ class CoopBot(Bot[GrizzledState]):
         counts = rules.threat_counts(s)
         plays = [a for a in options if a.kind == "play"]
         withdraws = [a for a in options if a.kind == "withdraw"]
+        speeches = [a for a in options if a.kind == "speech"]
+        others_in = any(not s.withdrawn[p] and s.hands[p] for p in range(s.n) if p != seat)
+        if withdraws and others_in and rules.has_effect(s, seat, "fragile"):
+            return max(withdraws, key=lambda a: self._tile_value(s, seat, a))  # let the others out
+        hot = {t for t, n in counts.items() if n >= 2}
+        if speeches and others_in and hot:
+            return Action("speech", (self._speech_threat(counts),))
         best: tuple[float, Action] | None = None
         for a in plays:
             score = self._play_score(s, seat, str(a.args[0]), counts)
@@ -67,15 +85,11 @@ class CoopBot(Bot[GrizzledState]):
         if best is not None:
             return best[1]
         charms = [a for a in options if a.kind == "charm"]
-        hot = {t for t, n in counts.items() if n >= 2}
         for a in charms:
             if hot & set(_face_card(str(a.args[0])).threats):
                 return a
-        speeches = [a for a in options if a.kind == "speech"]
-        others_in = any(not s.withdrawn[p] and s.hands[p] for p in range(s.n) if p != seat)
         if speeches and others_in:
-            threat = max(content().threat_ids, key=lambda t: (counts.get(t, 0), -content().threat_ids.index(t)))
-            return Action("speech", (threat,))
+            return Action("speech", (self._speech_threat(counts),))
         if withdraws:
             return max(withdraws, key=lambda a: self._tile_value(s, seat, a))
         if charms:
@@ -90,6 +104,8 @@ class CoopBot(Bot[GrizzledState]):
             return -1.0
         if card.kind == "hard_knock":
             kind = content().knocks[card.knock]
+            if kind.effect in LAST_CARD_EFFECTS and len(s.hands[seat]) > 1:
+                return None
             if rules.weight(s, seat) + kind.weight > SAFE_KNOCK_WEIGHT:
                 return None
             if any(counts.get(t, 0) + 1 >= rules.FAILURE_COUNT for t in card.threats):
@@ -100,8 +116,17 @@ class CoopBot(Bot[GrizzledState]):
             return None
         score = float(sum(x * x for x in after)) - len(after)
         if card.trap:
+            new = counts.copy()
+            new.update(card.threats)
+            if _failure_chance(new) > TRAP_RISK:
+                return None
             score += 3.0
         return score
+
+    def _speech_threat(self, counts: Any) -> str:
+        """The threat whose cards are hardest to play now: the highest count in No Man's Land."""
+        ids = content().threat_ids
+        return max(ids, key=lambda t: (counts.get(t, 0), -ids.index(t)))
 
     def _risk(self, face: str, counts: Any) -> float:
         card = _face_card(face)
