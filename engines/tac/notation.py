@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, tr
 from engines.tac.board import HOME
@@ -182,7 +183,8 @@ def _fits(r: Reading, action: Action, card: str) -> bool:
     if r.marbles:
         if len(r.marbles) != len(names):
             return False
-        if not all(any(_marble_fits(w, n) for n in names) for w in r.marbles):
+        if not any(all(_marble_fits(w, n) for w, n in zip(r.marbles, order, strict=True))
+                   for order in permutations(names)):
             return False
     elif names and kind != "angel":
         return False

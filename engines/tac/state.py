@@ -69,11 +69,20 @@ class TacState:
         )
 
     def to_json(self) -> str:
-        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "cache"}
-        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        data = {name: getattr(self, name) for name in _FIELDS}
+        # The draw and discard piles are long lists of short words: one string each keeps the
+        # JSON small and fast (the service stores a state per move; the suites serialise every step).
+        data["deck"] = " ".join(self.deck)
+        data["pile"] = " ".join(self.pile)
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @staticmethod
     def from_json(text: str) -> TacState:
         data = json.loads(text)
         data.pop("cache", None)
+        data["deck"] = data["deck"].split()
+        data["pile"] = data["pile"].split()
         return TacState(**data)
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TacState) if f.name != "cache")

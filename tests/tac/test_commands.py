@@ -74,6 +74,9 @@ def test_trick_warrior_angel_tac_words() -> None:
     s = position("a5 d40", {0: ["trick"]})
     assert E.parse(s, 0, "trick a d") == Action("trick", ("a1", "d1"))
     assert E.parse(s, 0, "đổi chỗ a1 d1") == Action("trick", ("a1", "d1"))
+    assert E.parse(s, 0, "trick d1 a1") == Action("trick", ("a1", "d1"))
+    with pytest.raises(IllegalCommand):
+        E.parse(s, 0, "trick a a")  # one marble cannot be swapped with itself
     m = position("a5 d40", {0: ["warrior"]}, version="master")
     assert E.parse(m, 0, "Krieger a1") == Action("warrior", ("a1",))
     assert E.parse(m, 0, "chiến binh a") == Action("warrior", ("a1",))
