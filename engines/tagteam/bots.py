@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from engines.contract import Action, Bot, Engine, Seat
-from engines.tagteam.content import Content
+from engines.tagteam.content import Act, Card, Content
 from engines.tagteam.fight import Resolver
 from engines.tagteam.state import FighterState, TTState
 
@@ -42,26 +42,79 @@ def score(teams: list[list[FighterState]], seat: int) -> float:
     return value
 
 
+Deck = list[Card | None]
+
+
+class Rehearsal:
+    """Fights of one seat's candidate decks against one guess of the opponent's deck.
+
+    All candidates share the Turns before the new card, so those are played once and the
+    boards kept after every Turn; each candidate then plays only from its insertion point.
+    """
+
+    def __init__(self, content: Content, s: TTState, seat: int, base: Deck, theirs: Deck) -> None:
+        self.content = content
+        self.seat = seat
+        self.theirs = theirs
+        self.index = {f.id: i for team in s.teams for i, f in enumerate(team)}
+        teams = [[f.clone() for f in team] for team in s.teams]
+        active = list(s.active)
+        self.before: list[tuple[list[list[FighterState]], list[int], bool]] = []
+        over = False
+        for k in range(len(base) + 1):
+            self.before.append(([[f.clone() for f in team] for team in teams], list(active), over))
+            if k < len(base) and not over:
+                over = self.turn(teams, active, base[k], self.their_card(k))
+        self.base = base
+
+    def their_card(self, k: int) -> Card | None:
+        return self.theirs[k] if k < len(self.theirs) else None
+
+    def turn(self, teams: list[list[FighterState]], active: list[int], mine: Card | None,
+             theirs: Card | None) -> bool:
+        cards = [mine, theirs] if self.seat == 0 else [theirs, mine]
+        for t in (0, 1):
+            card = cards[t]
+            if card is not None:
+                i = self.index.get(card.fighter)
+                if i is None or teams[t][i].id != card.fighter:
+                    cards[t] = None
+                else:
+                    active[t] = i
+        Resolver(self.content, teams, active, cards).run_turn()
+        return any(f.hp == 0 for team in teams for f in team)
+
+    def play(self, card: Card | None, pos: int) -> float:
+        """Score of the Fight with ``card`` inserted at ``pos`` of the base deck."""
+        saved, act, over = self.before[pos]
+        teams = [[f.clone() for f in team] for team in saved]
+        active = list(act)
+        deck = [*self.base[:pos], card, *self.base[pos:]] if card is not None else self.base
+        k = pos
+        while not over and k < max(len(deck), len(self.theirs)):
+            over = self.turn(teams, active, deck[k] if k < len(deck) else None, self.their_card(k))
+            k += 1
+        return score(teams, self.seat)
+
+
 def rehearse(content: Content, s: TTState, seat: int, my_deck: list[str], their_deck: list[str]) -> float:
     """Play one Fight on a copy of the boards and score it for ``seat``."""
-    teams = [[f.clone() for f in team] for team in s.teams]
-    active = list(s.active)
-    decks = [my_deck, their_deck] if seat == 0 else [their_deck, my_deck]
-    index = {f.id: (t, i) for t, team in enumerate(teams) for i, f in enumerate(team)}
-    for k in range(max(len(decks[0]), len(decks[1]))):
-        cards = []
-        for t in (0, 1):
-            cid = decks[t][k] if k < len(decks[t]) else None
-            card = content.cards.get(cid) if cid is not None else None
-            if card is not None and card.fighter in index:
-                active[t] = index[card.fighter][1]
-            else:
-                card = None
-            cards.append(card)
-        Resolver(content, teams, active, cards).run_turn()
-        if any(f.hp == 0 for team in teams for f in team):
-            break
-    return score(teams, seat)
+    mine: Deck = [content.cards.get(c) for c in my_deck]
+    theirs: Deck = [content.cards.get(c) for c in their_deck]
+    return Rehearsal(content, s, seat, mine, theirs).play(None, 0)
+
+
+def guesses(s: TTState, seat: int, their_len: int) -> list[tuple[Card | None, int]]:
+    """What the opponent may add unseen: nothing, or a plain Attack on top, in the middle, at the end."""
+    out: list[tuple[Card | None, int]] = [(None, 0)]
+    if GUESSES:
+        for k, pos in enumerate(sorted({0, their_len // 2, their_len} if GUESSES == 3 else {0, their_len})):
+            fid = s.teams[1 - seat][k % 2].id
+            out.append((Card("bot.guess", fid, "guess", 1, False, ((Act("attack", target="opponent"),),)), pos))
+    return out
+
+
+GUESSES = 3
 
 
 def known_opponent_deck(s: TTState, seat: int) -> list[str]:
@@ -69,7 +122,7 @@ def known_opponent_deck(s: TTState, seat: int) -> list[str]:
     return [str(turn[1 - seat]) for turn in s.last_fight if turn[1 - seat] is not None]
 
 
-def candidate_positions(n: int, limit: int = 7) -> list[int]:
+def candidate_positions(n: int, limit: int = 5) -> list[int]:
     if n + 1 <= limit:
         return list(range(n + 1))
     step = n / (limit - 1)
@@ -114,19 +167,26 @@ class HeuristicBot(Bot[TTState]):
         return Action("order", best)
 
     def choose_build(self, s: TTState, seat: int) -> Action:
-        deck = s.fight[seat]
+        content = self.content
+        base: Deck = [content.cards.get(c) for c in s.fight[seat]]
         drawn = s.draw[seat]
-        theirs = known_opponent_deck(s, seat)
+        known: Deck = [content.cards.get(c) for c in known_opponent_deck(s, seat)]
+        rehearsals = []
+        for guess, at in guesses(s, seat, len(known)):
+            theirs = list(known)
+            if guess is not None:
+                theirs.insert(at, guess)
+            rehearsals.append(Rehearsal(content, s, seat, base, theirs))
         best: tuple[int, int] = (1, 0)
         best_value = -1e9
         value_of: dict[int, float] = {}
         for pick in (1, 2, 3):
-            if drawn[pick - 1] in (drawn[i] for i in range(pick - 1)):
+            if drawn[pick - 1] in drawn[:pick - 1]:
                 continue  # a duplicate of a card already tried
+            card = content.cards.get(drawn[pick - 1])
             top = -1e9
-            for pos in candidate_positions(len(deck)):
-                trial = [*deck[:pos], drawn[pick - 1], *deck[pos:]]
-                value = rehearse(self.content, s, seat, trial, theirs)
+            for pos in candidate_positions(len(base)):
+                value = sum(r.play(card, pos) for r in rehearsals)
                 top = max(top, value)
                 if value > best_value:
                     best, best_value = (pick, pos), value

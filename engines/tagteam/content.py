@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -133,15 +134,16 @@ class Fighter:
     first_game: bool
     design: str
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {s.id: s for s in self.sides})
+
     @property
     def starting_card(self) -> Card:
         return next(c for c in self.cards if c.starting)
 
     def side(self, side_id: str) -> Side:
-        for s in self.sides:
-            if s.id == side_id:
-                return s
-        raise KeyError(side_id)
+        by_id: dict[str, Side] = self.__dict__["_by_id"]
+        return by_id[side_id]
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,16 @@ class Content:
     tokens: Mapping[str, TokenKind]
     token_owner: Mapping[str, str]
     content_version: str = ""
+
+    @cached_property
+    def upkeep_tokens(self) -> frozenset[str]:
+        """Token kinds that act at the end of every Turn (the resolver skips the rest)."""
+        return frozenset(k for k, t in self.tokens.items() if t.upkeep)
+
+    @cached_property
+    def flip_fighters(self) -> frozenset[str]:
+        """Fighters with a board side that can flip (checked after every step)."""
+        return frozenset(f.id for f in self.fighters.values() if any(s.flip_when for s in f.sides))
 
     def with_cards(self, cards: Iterable[Card]) -> Content:
         """A copy that also knows ``cards`` (scenario tests use made-up cards, TT S-3..)."""

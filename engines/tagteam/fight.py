@@ -20,7 +20,7 @@ Ref = tuple[int, int]  # (team, fighter index)
 MAX_WAVES = 12  # icons causing icons: a safety stop far beyond any content we ship
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """An Action waiting in a step: whose it is, and who "You" is for it."""
 
@@ -30,7 +30,7 @@ class Entry:
     from_card: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class BlockRecord:
     team: int
     bonus: tuple[Act, ...]
@@ -56,10 +56,13 @@ class Resolver:
         self.teams = teams
         self.active = active
         self.cards = cards
-        self.snapshot = {(t, i): f.power for t, team in enumerate(teams) for i, f in enumerate(team)}
+        self.snapshot = {(0, 0): teams[0][0].power, (0, 1): teams[0][1].power,
+                         (1, 0): teams[1][0].power, (1, 1): teams[1][1].power}
         self.blocks: dict[Ref, list[BlockRecord]] = {}
         self.triggered: set[tuple[int, int, int]] = set()
         self.report = TurnReport()
+        flip = content.flip_fighters
+        self.flippers = [(t, i) for t in (0, 1) for i in (0, 1) if teams[t][i].id in flip]
 
     # -- reading the board ---------------------------------------------------
 
@@ -67,7 +70,7 @@ class Resolver:
         return self.teams[ref[0]][ref[1]]
 
     def side(self, ref: Ref) -> Side:
-        f = self.fighter(ref)
+        f = self.teams[ref[0]][ref[1]]
         return self.content.fighters[f.id].side(f.side)
 
     def targets(self, e: Entry, target: str) -> list[Ref]:
@@ -135,13 +138,15 @@ class Resolver:
             self.step(entries)
 
     def upkeep(self) -> None:
+        acting = self.content.upkeep_tokens
+        if not acting:
+            return
         entries = []
         for t, team in enumerate(self.teams):
             for i, f in enumerate(team):
-                for token_id, count in sorted(f.tokens.items()):
-                    kind = self.content.tokens.get(token_id)
-                    if count > 0 and kind is not None:
-                        entries += [Entry(t, a, i, False) for a in kind.upkeep]
+                for token_id in sorted(acting.intersection(f.tokens)):
+                    if f.tokens[token_id] > 0:
+                        entries += [Entry(t, a, i, False) for a in self.content.tokens[token_id].upkeep]
         if entries:
             self.step(entries)
 
@@ -208,9 +213,11 @@ class Resolver:
                         success |= f.side != a.side
             if success:
                 rest.extend(Entry(e.team, b, e.you, e.from_card) for b in a.bonus)
-        self.apply_changes(power, special, tokens, flips)
-        fired = self.move_markers(hp)
-        self.fire(fired, wave)
+        if power or special or tokens or flips:
+            self.apply_changes(power, special, tokens, flips)
+        fired = self.move_markers(hp) if hp else []
+        if fired or self.flippers:
+            self.fire(fired, wave)
 
     def add_block(self, e: Entry) -> None:
         if e.from_card and self.report.cancelled[e.team]:
@@ -318,12 +325,11 @@ class Resolver:
                 f = self.fighter(ref)
                 acts = self.content.fighters[f.id].icon_effects.get(icon, ())
                 entries += [Entry(ref[0], a, ref[1], False) for a in acts]
-        for t in (0, 1):
-            for i in (0, 1):
-                side = self.side((t, i))
-                if side.flip_when is not None and side.flip_to and self.holds(side.flip_when, (t, i), None):
-                    self.flip((t, i), side.flip_to)
-                    entries += [Entry(t, a, i, False) for a in side.on_flip]
+        for t, i in self.flippers:
+            side = self.side((t, i))
+            if side.flip_when is not None and side.flip_to and self.holds(side.flip_when, (t, i), None):
+                self.flip((t, i), side.flip_to)
+                entries += [Entry(t, a, i, False) for a in side.on_flip]
         if entries and wave < MAX_WAVES:
             self.step(entries, wave + 1)
 
