@@ -28,7 +28,7 @@ from engines.contract import (
 from engines.rng import Rng
 from engines.tac import cards as cardlib
 from engines.tac import flow, notation, seven
-from engines.tac.board import HOME, WAIT, Board, controlled_seat, marble_name
+from engines.tac.board import HOME, LETTERS, WAIT, Board, controlled_seat, marble_name
 from engines.tac.bots import HeuristicBot
 from engines.tac.labels import label
 from engines.tac.plays import MARBLE_BY_NAME, action_card, part_text
@@ -37,6 +37,7 @@ from engines.tac.state import TacState
 from engines.tac.view import render, view
 
 MENU_SPLITS = 4  # extra 7 splits shown in the menu besides "all seven on one marble"
+MENU_LIMIT = 12  # more 7 splits or Trickser swaps than this are shortened in the menu
 
 
 class TacEngine(Engine[TacState]):
@@ -102,14 +103,23 @@ class TacEngine(Engine[TacState]):
         return choices
 
     def menu(self, state: TacState, seat: Seat) -> list[Choice]:
-        """All actions, except that a 7 shows only whole-7 moves and a few splits (see render_view)."""
+        """The numbered menu: every action, except that the two card kinds with very many ways
+        stay short — a 7 shows whole-7 moves and a few splits, a Trickser the swaps of your own
+        marbles first. Everything else is written as text (the syntax is explained in the view).
+        """
         choices = self.legal_actions(state, seat)
+        out = [c for c in choices if c.action.kind not in ("seven", "trick")]
         sevens = [c for c in choices if c.action.kind == "seven"]
-        if len(sevens) <= 12:
-            return choices
-        whole = [c for c in sevens if len(c.action.args) == 1]
-        splits = [c for c in sevens if len(c.action.args) > 1][:MENU_SPLITS]
-        return [c for c in choices if c.action.kind != "seven"] + whole + splits
+        if len(sevens) <= MENU_LIMIT:
+            out += sevens
+        else:
+            out += [c for c in sevens if len(c.action.args) == 1]
+            out += [c for c in sevens if len(c.action.args) > 1][:MENU_SPLITS]
+        tricks = [c for c in choices if c.action.kind == "trick"]
+        if len(tricks) > MENU_LIMIT:
+            own = LETTERS[controlled_seat(state.board, seat)]
+            tricks = sorted(tricks, key=lambda c: not any(str(a).startswith(own) for a in c.action.args))
+        return out + tricks[:MENU_LIMIT]
 
     def _acting_legal(self, state: TacState) -> dict[Action, Board | None]:
         return flow.legal(state, state.turn) if state.phase == "play" else {}

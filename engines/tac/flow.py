@@ -308,7 +308,9 @@ def play(state: TacState, seat: int, action: Action, after: Board | None) -> lis
         state.pile.append(card)
         if action.kind == "tac":
             return _devil(state, victim, tac_answer=True)
-        record = {"seat": victim, "eff": card, **_snapshot(state)}
+        # TAC-80: a TAC may follow a Devil only through the victim's own TAC (TAC-81); the next
+        # player's "previous turn" is the victim's lost turn, which has no card to take over.
+        record = {"seat": victim, "eff": None, **_snapshot(state)}
         events = [Event(tr(f"{names(state, seat)} picks {cardlib.name(card)} from {names(state, victim)}'s hand.",
                            f"{names(state, seat)} chọn lá {cardlib.name(card, 'vi')} trên tay {names(state, victim)}."))]
         return events + _carry_out(state, victim, action, card, before, after, record)

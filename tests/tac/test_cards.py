@@ -136,3 +136,12 @@ def test_TAC_20_no_partial_moves_in_the_home() -> None:
     """TAC-20: "A move longer than the distance the marble can legally travel is illegal: no partial
     moves, no bouncing back." """
     assert commands(position("AH2", {0: ["3"]})) == {"discard 3"}
+
+
+def test_TAC_80_no_tac_after_a_devil_unless_the_victims_tac_was_picked() -> None:
+    """TAC-80: "A TAC follows a Devil only if the Devil's player picked the victim's TAC." TAC-59: "The
+    victim's lost turn is the previous turn for the next player's TAC" — it has no card to take over."""
+    s = position("a10 b20 c30", {0: ["devil", "2"], 1: ["5"], 2: ["tac", "9"], 3: ["2"]}, version="master")
+    s = play(play(s, "devil"), "5 b1")
+    assert s.turn == 2
+    assert "tac" not in commands(s)

@@ -118,3 +118,12 @@ def test_menu_keeps_the_seven_compact_but_legal_actions_are_complete() -> None:
     assert len(legal) == 36  # every (x, y, z) >= 0 with x + y + z = 7: the marbles are 10 apart
     assert len(menu) <= 12 and {c.action for c in menu} <= {c.action for c in legal}
     assert Action("seven", ("a1:7",)) in {c.action for c in menu}
+
+
+def test_menu_shortens_many_trickser_swaps_own_marbles_first() -> None:
+    s = position("a1 b5 b9 c13 c17 d21 d25 d29", {0: ["trick"]})
+    assert len(E.legal_actions(s, 0)) == 28
+    menu = E.menu(s, 0)
+    assert len(menu) == 12
+    assert all(c.command.startswith("trick a1") for c in menu[:7])
+    assert E.parse(s, 0, "trick c2 d3").kind == "trick"  # not in the menu, still legal
