@@ -18,8 +18,8 @@ from engines.grizzled.content import content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 
 SAFE_KNOCK_WEIGHT = 3  # play a Hard Knock only while the weight after it stays at most this
-TRAP_RISK = 0.3  # play a Trap only while the chance that a random Trial card fails the Mission is below this
-HANDS_TARGET = {2: 7, 3: 8, 4: 9, 5: 10}  # cards the team should hold after the deal (Intensity choice)
+TRAP_RISK = 1.0  # play a Trap only while (chance a random Trial card fails the Mission) x (cards at stake) stays below this
+HANDS_TARGET = {2: 4, 3: 5, 4: 6, 5: 7}  # cards the team should hold after the deal (Intensity choice)
 # Hard Knocks that hamper withdrawing are kept until they are the last card in hand.
 LAST_CARD_EFFECTS = frozenset({"prideful", "fragile", "hard_headed", "clumsy_draw"})
 
@@ -118,10 +118,12 @@ class CoopBot(Bot[GrizzledState]):
         if card.trap:
             new = counts.copy()
             new.update(card.threats)
-            if _failure_chance(new) > TRAP_RISK:
+            # A failure sends No Man's Land back to the Trials pile: weigh the chance by what it costs.
+            if _failure_chance(new) * (len(s.nml) + 1) > TRAP_RISK:
                 return None
             score += 3.0
-        return score
+        # Cards with many threats only fit an emptier No Man's Land: play them while they fit.
+        return score - 2.0 * (len(after) - 2)
 
     def _speech_threat(self, counts: Any) -> str:
         """The threat whose cards are hardest to play now: the highest count in No Man's Land."""

@@ -256,6 +256,11 @@ def choose_intensity(s: GrizzledState, seat: int, intensity: int, ev: Events) ->
                     if s.trials:
                         s.hands[p].append(s.trials.pop())
                         dealt[p] += 1
+    for p in range(s.n):
+        new = s.hands[p][len(s.hands[p]) - dealt[p]:]
+        if new:
+            say(ev, "You receive: " + ", ".join(face_en(card(c).face) for c in new) + ".",
+                "Bạn nhận được: " + ", ".join(face_vi(card(c).face) for c in new) + ".", to=p)
     shown = ", ".join(f"{name(s, p)} {dealt[p]}" for p in range(s.n))
     say(
         ev,

@@ -6,7 +6,7 @@ import json
 
 from engines.grizzled.engine import ENGINE
 from engines.grizzled.scenario import position
-from engines.grizzled.state import SPEECH
+from engines.grizzled.state import INTENSITY, SPEECH
 from tests.grizzled.helpers import do, filler, text
 
 
@@ -58,3 +58,13 @@ def test_GR_33_speech_answers_are_secret_replaceable_and_resolve_together() -> N
     assert s.phase != SPEECH
     assert [len(h) for h in s.hands] == [0, 1, 1]
     assert "Bob discards a card showing Snow" in text(events, None)
+
+
+def test_GR_22_dealt_cards_are_told_only_to_their_receiver() -> None:
+    """GR-22/GR-55: each player learns the cards dealt to them; the table only learns how many."""
+    s = position(2, phase=INTENSITY, trials=["snow night", "whistle gas shell"])
+    s, events = do(s, 0, "intensity 1")
+    assert "Whistle + Gas Mask + Shell" in text(events, 0) and "Snow + Night" not in text(events, 0)
+    assert "Snow + Night" in text(events, 1) and "Whistle + Gas Mask + Shell" not in text(events, 1)
+    public = text(events, None)
+    assert "Snow + Night" not in public and "Alice 1, Bob 1" in public
