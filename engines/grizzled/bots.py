@@ -10,11 +10,11 @@ heaviest Hard Knocks.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections import Counter
 
 from engines.contract import Action, Bot, Engine, Seat
 from engines.grizzled import commands, rules
-from engines.grizzled.content import content
+from engines.grizzled.content import Card, KnockType, content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 
 SAFE_KNOCK_WEIGHT = 3  # play a Hard Knock only while the weight after it stays at most this
@@ -24,8 +24,12 @@ HANDS_TARGET = {2: 4, 3: 5, 4: 6, 5: 7}  # cards the team should hold after the 
 LAST_CARD_EFFECTS = frozenset({"prideful", "fragile", "hard_headed", "clumsy_draw"})
 
 
-def _face_card(face: str) -> Any:
+def _face_card(face: str) -> Card:
     return content().faces[face]
+
+
+def _knock_type(face: str) -> KnockType:
+    return content().knocks[_face_card(face).knock or ""]
 
 
 def _need(s: GrizzledState, seat: int) -> float:
@@ -33,7 +37,7 @@ def _need(s: GrizzledState, seat: int) -> float:
     return rules.weight(s, seat) * 2 + (0 if s.charm_ready[seat] else 1) + 0.01 * len(s.knocks[seat])
 
 
-def _failure_chance(counts: Any) -> float:
+def _failure_chance(counts: Counter[str]) -> float:
     """Share of all Trial cards that would fail the Mission if played now (the bot cannot see the pile)."""
     cards = content().cards.values()
     bad = sum(1 for c in cards if any(counts.get(t, 0) + 1 >= rules.FAILURE_COUNT for t in c.threats))
@@ -97,13 +101,13 @@ class CoopBot(Bot[GrizzledState]):
         # Nothing safe and withdrawal forbidden: play the least dangerous card.
         return min(plays, key=lambda a: self._risk(str(a.args[0]), counts))
 
-    def _play_score(self, s: GrizzledState, seat: int, face: str, counts: Any) -> float | None:
+    def _play_score(self, s: GrizzledState, seat: int, face: str, counts: Counter[str]) -> float | None:
         """Lower is better; ``None`` when the card could end the Mission or the game."""
         card = _face_card(face)
         if card.kind == "special":
             return -1.0
         if card.kind == "hard_knock":
-            kind = content().knocks[card.knock]
+            kind = _knock_type(face)
             if kind.effect in LAST_CARD_EFFECTS and len(s.hands[seat]) > 1:
                 return None
             if rules.weight(s, seat) + kind.weight > SAFE_KNOCK_WEIGHT:
@@ -125,12 +129,12 @@ class CoopBot(Bot[GrizzledState]):
         # Cards with many threats only fit an emptier No Man's Land: play them while they fit.
         return score - 2.0 * (len(after) - 2)
 
-    def _speech_threat(self, counts: Any) -> str:
+    def _speech_threat(self, counts: Counter[str]) -> str:
         """The threat whose cards are hardest to play now: the highest count in No Man's Land."""
         ids = content().threat_ids
         return max(ids, key=lambda t: (counts.get(t, 0), -ids.index(t)))
 
-    def _risk(self, face: str, counts: Any) -> float:
+    def _risk(self, face: str, counts: Counter[str]) -> float:
         card = _face_card(face)
         return float(sum(counts.get(t, 0) + 1 for t in card.threats))
 
@@ -157,8 +161,7 @@ class CoopBot(Bot[GrizzledState]):
 
         def value(a: Action) -> tuple[float, int]:
             face = str(a.args[0])
-            kind = content().knocks[_face_card(face).knock]
-            return (_need(s, owner[face]), kind.weight)
+            return (_need(s, owner[face]), _knock_type(face).weight)
 
         return max(options, key=value)
 
@@ -168,6 +171,5 @@ class CoopBot(Bot[GrizzledState]):
         if recover and rules.weight(s, seat) <= 1:
             return recover[0]
         if removes:
-            knocks = content().knocks
-            return max(removes, key=lambda a: sum(knocks[_face_card(str(f)).knock].weight for f in a.args))
+            return max(removes, key=lambda a: sum(_knock_type(str(f)).weight for f in a.args))
         return recover[0] if recover else options[-1]

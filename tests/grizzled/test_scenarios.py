@@ -285,3 +285,35 @@ def test_GR_53_a_drop_that_empties_the_reserve_exactly_loses() -> None:
     including when a drop empties it exactly." """
     s, _ = _end_mission([["rain shell"], [], []], 3, ["night gas"])
     assert s.phase == OVER and s.reason == "monument" and len(s.trials) == 4
+
+
+def test_GR_40_success_removes_no_mans_land_for_good() -> None:
+    """GR-40: "Success: every player has withdrawn. All NML cards are removed." GR-58: "A removed
+    (discarded) card never returns to play." """
+    s = position(3, hands=[[], [], []], nml=["whistle gas shell", "snow night"], trials=filler(2),
+                 tiles=[[], [], []], withdrawn=[True, True, False], turn=2)
+    gone = set(s.nml)
+    s, _ = do(s, 2, "withdraw")
+    assert s.nml == [] and not s.failed
+    assert not gone & set(s.trials + s.reserve + [c for h in s.hands for c in h])
+
+
+def test_GR_24_turns_skip_withdrawn_players() -> None:
+    """GR-24: "each player who has not withdrawn takes a turn (withdrawn players are skipped)." """
+    s = position(4, hands=[["snow gas"], [], ["rain shell"], ["night whistle"]], withdrawn=[False, False, True, False],
+                 trials=filler(2), turn=0)
+    s, _ = do(s, 0, "play snow gas")
+    assert s.turn == 1
+    s, _ = do(s, 1, "withdraw left")
+    assert s.turn == 3
+
+
+def test_GR_45_help_may_recover_the_lucky_charm() -> None:
+    """GR-45: "the helped player chooses one: remove up to 2 of their own Hard Knocks, or turn their
+    Grizzled card back to the charm side." GR-31: a used charm comes back only this way."""
+    s = position(3, hands=[[], [], []], trials=filler(2), charm_ready=[True, False, True], tiles=[[], [], []],
+                 withdrawn=[True, True, False], placed=["left", None, None], turn=2)
+    s, _ = do(s, 2, "withdraw")
+    assert s.phase == SUPPORT and s.turn == 1 and commands(s, 1) == ["recover charm", "decline"]
+    s, _ = do(s, 1, "recover charm")
+    assert s.charm_ready == [True, True, True] and s.phase == INTENSITY
