@@ -37,7 +37,10 @@ def team(seat: int) -> int:
 
 def marble_name(marble: int) -> str:
     """``a1``..``d4``: the seat's colour letter (a = first seat) and a number 1..4."""
-    return f"{LETTERS[owner(marble)]}{marble % 4 + 1}"
+    return MARBLE_NAMES[marble]
+
+
+MARBLE_NAMES: tuple[str, ...] = tuple(f"{LETTERS[m // 4]}{m % 4 + 1}" for m in range(MARBLES))
 
 
 def field_name(marble: int, p: int) -> str:

@@ -145,3 +145,66 @@ def test_TAC_80_no_tac_after_a_devil_unless_the_victims_tac_was_picked() -> None
     s = play(play(s, "devil"), "5 b1")
     assert s.turn == 2
     assert "tac" not in commands(s)
+
+
+def test_TAC_28_landing_knocks_any_colour_including_partner() -> None:
+    """TAC-28: "A marble ending its move on an occupied ring field knocks the occupant back to its owner's
+    waiting area, whatever its colour (own and partner's included)." """
+    s = play(position("a10 c15", {0: ["5"]}), "5 a1")
+    assert at(s, "a1") == "15" and waiting(s, "c1")
+
+
+def test_TAC_46_seven_never_knocks_in_homes_or_waiting_areas() -> None:
+    """TAC-12: "Marbles in waiting areas or homes are off the ring: they never block ring movement and are
+    never knocked"; TAC-46: "Steps into or inside home follow TAC-33 and TAC-34: no passing, no knocking." """
+    s = position("a61 AH3", {0: ["7"]})
+    assert "7 a1:7" in commands(s)
+    assert "7 a1:7>h4" not in commands(s)  # would pass AH3
+    after = play(s, "7 a1:4>h1 a2:3>h4")  # a2: AH3 back to AH2, then on to AH4
+    assert at(after, "a1") == "AH1" and at(after, "a2") == "AH4"
+
+
+def test_TAC_85_team_victory() -> None:
+    """TAC-83/85: "Partners win or lose together"; "The first team with all eight marbles home wins"."""
+    s = position("AH2 AH3 AH4 a63 CH1 CH2 CH3 CH4", {0: ["2"], 1: ["3"]})
+    s = play(s, "2 a4 home")
+    outcome = E.outcome(s)
+    assert outcome is not None and outcome.winners == frozenset({0, 2}) and not outcome.draw
+    assert E.to_act(s) == frozenset()
+
+
+def test_TAC_79_tac_after_an_angel_performs_it_for_the_own_next_player() -> None:
+    """TAC-79: "After an Angel, it is undone and the TAC player performs it for their own next player." """
+    s = position("a10", {3: ["angel"], 0: ["tac", "2"], 1: ["2"]}, turn=3, version="master")
+    s = play(s, "angel start")
+    assert at(s, "a2") == "0" and fresh(s, "a2")
+    s = play(s, "tac")
+    assert waiting(s, "a2")
+    s = play(s, "angel start")
+    assert at(s, "b1") == "16" and fresh(s, "b1")
+
+
+def test_TAC_78_tac_after_a_warrior() -> None:
+    """TAC-78: "After a Warrior, both marbles go back; the TAC player then knocks the marble ahead of one of
+    their own ring marbles." """
+    s = position("a10 b14 c30", {1: ["warrior"], 2: ["tac"], 3: ["2"]}, turn=1, version="master")
+    s = play(s, "warrior b1")
+    assert at(s, "b1") == "30" and waiting(s, "c1")
+    s = play(s, "tac")
+    assert at(s, "b1") == "14" and at(s, "c1") == "30"
+    s = play(s, "warrior c1")
+    assert at(s, "c1") == "10" and waiting(s, "a1")
+
+
+def test_TAC_77_tac_after_a_fool_undoes_the_card_played_after_it() -> None:
+    """TAC-77: "After a Fool, the hand exchange stands; the TAC undoes and takes over the card played after
+    it." """
+    s = position("a10 b20", {0: ["fool"], 1: ["5"], 2: ["tac"], 3: ["2"]}, version="master")
+    s = play(s, "fool")
+    assert s.hands == [["5"], ["tac"], ["2"], []]
+    s = play(s, "5 a1")
+    assert at(s, "a1") == "15" and s.turn == 1
+    s = play(s, "tac")
+    assert at(s, "a1") == "10" and s.hands[1] == []  # the hand exchange stands
+    assert commands(s) == {"5 b1"}
+    assert at(play(s, "5 b1"), "b1") == "25"
