@@ -11,7 +11,8 @@ from typing import Any
 from engines.contract import Action, Event, tr
 from engines.rng import Rng
 from engines.tac import cards as cardlib
-from engines.tac.board import HOME, LETTERS, WAIT, Board, field_name, marble_name, partner
+from engines.tac.board import Board, partner
+from engines.tac.labels import changes
 from engines.tac.plays import Context, Uses, action_card, card_uses
 from engines.tac.rules import (
     ANNOUNCE_CARDS,
@@ -206,15 +207,7 @@ def describe(state: TacState, seat: int, action: Action, before: Board, after: B
     who = names(state, seat)
     card = action_card(action)
     en_card, vi_card = cardlib.name(card), cardlib.name(card, "vi")
-    moved: list[str] = []
-    knocked: list[str] = []
-    if after is not None:
-        for m in range(16):
-            if before.pos[m] != after.pos[m]:
-                if after.pos[m] == WAIT:
-                    knocked.append(marble_name(m))
-                else:
-                    moved.append(f"{marble_name(m)} {field_name(m, before.pos[m])}→{field_name(m, after.pos[m])}")
+    moved, knocked = changes(before, after) if after is not None else ([], [])
     en = f"{who} plays {en_card}"
     vi = f"{who} đánh lá {vi_card}"
     if action.kind == "skip":
@@ -389,14 +382,6 @@ def _devil(state: TacState, seat: int, tac_answer: bool) -> list[Event]:
     state.turn = seat
     state.pending = {"kind": "devil", "victim": victim}
     return [Event(lead)]
-
-
-def home_count(board: Board, seat: int) -> int:
-    return sum(1 for m in range(4 * seat, 4 * seat + 4) if board.pos[m] >= HOME)
-
-
-def colour(seat: int) -> str:
-    return LETTERS[seat]
 
 
 def winning_team_of(board: Board) -> int | None:

@@ -9,7 +9,8 @@ from engines.tac.plays import action_card
 from engines.tac.state import TacState
 
 
-def _changes(before: Board, after: Board) -> tuple[list[str], list[str]]:
+def changes(before: Board, after: Board) -> tuple[list[str], list[str]]:
+    """Marbles that moved (``a1 10→15``) and marbles knocked to their waiting areas."""
     moved: list[str] = []
     knocked: list[str] = []
     for m in range(16):
@@ -53,7 +54,7 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
     en_card, vi_card = cardlib.name(card), cardlib.name(card, "vi")
     if after is None:
         return tr(f"play {en_card}", f"đánh lá {vi_card}")
-    moved, knocked = _changes(before, after)
+    moved, knocked = changes(before, after)
     if kind in ("open",) or (kind == "angel" and action.args[:1] == ("start",)):
         en = f"{en_card}: open, " + ", ".join(moved)
         vi = f"{vi_card}: mở, " + ", ".join(moved)
