@@ -1,0 +1,345 @@
+"""Command text: canonical ``format``, bilingual menu labels and a forgiving ``parse``.
+
+Canonical commands use room numbers (``reveal 12``, ``enter 3 7``, ``portal sp``) because a
+number is never ambiguous; players may also write directions (``reveal ne``, ``enter n nw``:
+each relative to the room reached so far; from the Starting Point a direction means the room
+two steps from its centre hex), card names in English or Vietnamese, with or without
+diacritics, and player names or their first letters.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import cache
+
+from engines.barcadia.content import content
+from engines.barcadia.hexes import DIRECTION_WORDS, DIRECTIONS, direction_between
+from engines.barcadia.rules import room_label, tile_of
+from engines.barcadia.state import KNOWN, UP, BarcadiaState
+from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Seat, Text, tr
+
+
+def fold(text: str) -> str:
+    """Lower case without diacritics (``Lật`` -> ``lat``, ``đấu`` -> ``dau``)."""
+    text = text.lower().replace("đ", "d")
+    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+
+
+@cache
+def slug(text: str) -> str:
+    return "-".join(re.sub(r"[^a-z0-9]+", " ", fold(text)).split())
+
+
+VERBS: dict[str, str] = {
+    "reveal": "reveal", "open": "reveal", "flip": "reveal", "explore": "reveal", "lat": "reveal", "lat mo": "reveal",
+    "mo": "reveal", "kham pha": "reveal",
+    "enter": "enter", "move": "enter", "go": "enter", "walk": "enter", "vao": "enter", "di": "enter",
+    "hoard": "hoard", "attempt": "hoard", "guardian": "hoard", "fight": "hoard", "kho": "hoard", "kho bau": "hoard",
+    "danh": "hoard",
+    "duel": "duel", "dau": "duel", "dau tay doi": "duel", "thach dau": "duel",
+    "portal": "portal", "teleport": "portal", "tp": "portal", "cong": "portal", "dich chuyen": "portal",
+    "play": "play", "use": "play", "dung": "play", "choi": "play",
+    "trap": "trap", "bay": "trap", "cam bay": "trap", "dat bay": "trap",
+    "pass": "pass", "end": "pass", "done": "pass", "skip": "pass", "qua": "pass", "bo qua": "pass", "xong": "pass",
+    "ket thuc": "pass",
+    "autopass": "autopass", "auto-pass": "autopass", "auto pass": "autopass", "tu bo qua": "autopass",
+    "tu dong bo qua": "autopass",
+    "team": "team", "teammate": "team", "mate": "team", "dong doi": "team",
+    "boss": "boss", "trum": "boss",
+    "wait": "wait", "stay": "wait", "later": "wait", "cho": "wait", "o lai": "wait", "doi": "wait",
+    "drop": "drop", "discard": "drop", "bo": "drop", "bo lai": "drop", "tha": "drop",
+    "put": "put", "dat": "put", "de": "put",
+    "keep": "keep", "giu": "keep",
+    "place": "place", "build": "place", "xay": "place",
+}
+OFF_WORDS = {"off", "tat", "no", "khong"}
+ON_WORDS = {"on", "bat", "yes", "co"}
+SP_WORDS = {"sp", "start", "0", "xp", "xuat-phat", "diem-xuat-phat", "start-point"}
+
+
+@cache
+def card_slugs(deck: str) -> dict[str, str]:
+    c = content()
+    cards = c.loot if deck == "loot" else c.powerups
+    out: dict[str, str] = {}
+    for card in cards.values():
+        for alias in (card.id, slug(card.name.en), slug(card.name.vi)):
+            out.setdefault(alias, card.id)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Formatting
+
+
+def player_ref(s: BarcadiaState, seat: Seat) -> str:
+    return player_refs(tuple(s.players))[seat]
+
+
+@cache
+def player_refs(players: tuple[str, ...]) -> tuple[str, ...]:
+    """One word per player: the name's slug, or ``#k`` where the slug would be ambiguous."""
+    slugs = [slug(p) or f"#{i + 1}" for i, p in enumerate(players)]
+    reserved = set(VERBS) | SP_WORDS | set(DIRECTION_WORDS)
+    return tuple(f"#{i + 1}" if slugs.count(m) > 1 or m in reserved or m.isdigit() or m in card_slugs("loot")
+                 else m for i, m in enumerate(slugs))
+
+
+def room_ref(room: int) -> str:
+    return "sp" if room == 0 else str(room)
+
+
+def format_action(s: BarcadiaState, a: Action) -> str:
+    args = a.args
+    k = a.kind
+    if k in ("reveal", "put"):
+        return f"{k} {room_ref(int(str(args[0])))}"
+    if k == "enter":
+        return "enter " + " ".join(room_ref(int(str(x))) for x in args)
+    if k == "portal":
+        return f"portal {room_ref(int(str(args[0])))}"
+    if k in ("duel", "team", "boss"):
+        return f"{k} {player_ref(s, int(str(args[0])))}"
+    if k in ("drop", "keep"):
+        return f"{k} {args[0]}"
+    if k == "autopass":
+        return "autopass" if args[0] else "autopass off"
+    if k == "place":
+        return f"place {args[0]},{args[1]}"
+    if k == "play":
+        card = content().loot[str(args[0])]
+        rest = [str(x) if card.effect.kind not in ("damage_player", "steal_loot") else player_ref(s, int(str(x)))
+                for x in args[1:]]
+        if card.effect.kind == "trap":
+            return "trap " + " ".join(rest)
+        return " ".join(["play", card.id, *rest])
+    return k
+
+
+# ---------------------------------------------------------------------------
+# Labels
+
+
+def describe_room(s: BarcadiaState, room: int) -> Text:
+    if room == 0:
+        return tr("the Starting Point", "Điểm Xuất Phát")
+    tile = tile_of(s, room) if (s.rooms[room][UP] or s.rooms[room][KNOWN]) else None
+    if tile is None:
+        return tr(f"room {room} (face down)", f"phòng {room} (úp)")
+    return tr(f"room {room} ({tile.name.en})", f"phòng {room} ({tile.name.vi})")
+
+
+def where(s: BarcadiaState, seat: Seat, room: int) -> str:
+    here = s.pos[seat]
+    if here == 0 or room == 0:
+        return ""
+    d = direction_between((s.layout[here][0], s.layout[here][1]), (s.layout[room][0], s.layout[room][1]))
+    return f", {d}" if d else ""
+
+
+def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
+    c = content()
+    k = a.kind
+    args = a.args
+    if k == "reveal":
+        room = int(str(args[0]))
+        d = where(s, seat, room)
+        known = describe_room(s, room)
+        return tr(f"Reveal {known.en}{d} and enter it if you can", f"Lật mở {known.vi}{d} và vào nếu được")
+    if k == "enter":
+        rooms = [describe_room(s, int(str(x))) for x in args]
+        return tr("Enter " + ", then ".join(r.en for r in rooms), "Vào " + ", rồi ".join(r.vi for r in rooms))
+    if k == "hoard":
+        h = c.hoard
+        return tr(f"Fight the Grand Drink Guardian (level {h.level}, damage {h.damage}) for the win",
+                  f"Đấu Người Giữ Cửa Đồ Uống Vĩ Đại (cấp {h.level}, sát thương {h.damage}) để thắng")
+    if k == "duel":
+        o = int(str(args[0]))
+        return tr(f"Duel {s.players[o]} in room {s.pos[o]} (the loser takes 10 damage; win = swap rooms)",
+                  f"Đấu tay đôi với {s.players[o]} ở phòng {s.pos[o]} (người thua mất 10 HP; thắng = đổi phòng)")
+    if k == "portal":
+        room = int(str(args[0]))
+        others = [o for o in s.occupants(room) if o != seat] if room != 0 else []
+        if others:
+            return tr(f"Duel {s.players[others[0]]} through the portal in room {room}",
+                      f"Đấu tay đôi với {s.players[others[0]]} qua cổng ở phòng {room}")
+        return tr(f"Teleport to {room_label(room).en} (not an action)", f"Dịch chuyển tới {room_label(room).vi} (không tốn hành động)")
+    if k == "play":
+        card = c.loot[str(args[0])]
+        target = ""
+        target_vi = ""
+        if card.effect.kind in ("damage_player", "steal_loot"):
+            target = target_vi = f" → {s.players[int(str(args[1]))]}"
+        elif len(args) > 1:
+            target = " → room " + " & ".join(str(x) for x in args[1:])
+            target_vi = " → phòng " + " & ".join(str(x) for x in args[1:])
+        return tr(f"Play {card.name.en}{target}: {card.text.en}", f"Dùng {card.name.vi}{target_vi}: {card.text.vi}")
+    if k == "pass":
+        if s.pending or s.phase == "window":
+            return tr("Pass: play no card now", "Bỏ qua: không dùng thẻ nào lúc này")
+        return tr("End your turn", "Kết thúc lượt")
+    if k == "autopass":
+        if args[0]:
+            return tr("Pass, and stop asking me between turns (auto-pass)", "Bỏ qua và đừng hỏi tôi giữa các lượt nữa (tự bỏ qua)")
+        return tr("Turn auto-pass off (be asked between turns again)", "Tắt tự bỏ qua (được hỏi lại giữa các lượt)")
+    if k == "team":
+        o = int(str(args[0]))
+        return tr(f"Take {s.players[o]} as your teammate", f"Chọn {s.players[o]} làm đồng đội")
+    if k == "boss":
+        o = int(str(args[0]))
+        return tr(f"{s.players[o]} plays the Boss against you", f"{s.players[o]} đóng vai Trùm đấu với bạn")
+    if k == "wait":
+        return tr("Do not fight the Guardian now", "Chưa đấu Người Giữ Cửa lúc này")
+    if k == "drop":
+        pu = c.powerups[str(args[0])]
+        death = bool(s.pending) and s.pending[0]["kind"] == "death_drop"
+        if death:
+            return tr(f"Leave {pu.name.en} where you died", f"Để lại {pu.name.vi} nơi bạn chết")
+        return tr(f"Give up {pu.name.en} (you then choose the room for it)", f"Bỏ {pu.name.vi} (rồi chọn phòng để đặt)")
+    if k == "put":
+        return tr(f"Put the Power-Up in {describe_room(s, int(str(args[0]))).en}",
+                  f"Đặt Thẻ Tăng Cường vào {describe_room(s, int(str(args[0]))).vi}")
+    if k == "keep":
+        card = c.loot[str(args[0])]
+        return tr(f"Keep {card.name.en} (discard the rest)", f"Giữ {card.name.vi} (bỏ các thẻ khác)")
+    if k == "place":
+        return tr(f"Place the next room face down at {args[0]},{args[1]}", f"Đặt úp phòng tiếp theo tại {args[0]},{args[1]}")
+    return tr(k)
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+
+
+def _fail_invalid(text: str, examples: Sequence[str]) -> InvalidCommand:
+    return InvalidCommand(
+        tr(f"Cannot read {text!r}. Write a command such as `reveal 12`, `enter 3 7`, `duel bob`, `play dash` or `pass`.",
+           f"Không hiểu {text!r}. Hãy viết lệnh như `lật 12`, `vào 3 7`, `đấu bob`, `dùng dash` hoặc `bỏ qua`."),
+        examples)
+
+
+def _match_verb(words: list[str]) -> tuple[str, list[str]] | None:
+    for size in (3, 2, 1):
+        if len(words) >= size:
+            phrase = " ".join(words[:size])
+            if phrase in VERBS:
+                return VERBS[phrase], words[size:]
+    return None
+
+
+def _player(s: BarcadiaState, seat: Seat, word: str) -> int | None:
+    if word.startswith("#") and word[1:].isdigit():
+        k = int(word[1:]) - 1
+        return k if 0 <= k < s.n else None
+    exact = [i for i in range(s.n) if slug(s.players[i]) == word]
+    if len(exact) == 1:
+        return exact[0]
+    prefix = [i for i in range(s.n) if slug(s.players[i]).startswith(word) and i != seat]
+    return prefix[0] if len(prefix) == 1 else None
+
+
+def _room(s: BarcadiaState, word: str, here: int) -> int | None:
+    if word in SP_WORDS:
+        return 0
+    if word.isdigit():
+        return int(word)
+    d = DIRECTION_WORDS.get(word.replace("-", ""))
+    if d is None:
+        return None
+    dq, dr = DIRECTIONS[d]
+    q, r = s.layout[here] if here else (0, 0)
+    target = (q + dq * (1 if here else 2), r + dr * (1 if here else 2))
+    for i in range(1, len(s.layout)):
+        if (s.layout[i][0], s.layout[i][1]) == target:
+            return i
+    return -1
+
+
+def _card(words: list[str], deck: str) -> tuple[str, list[str]] | None:
+    slugs = card_slugs(deck)
+    for k in range(len(words), 0, -1):
+        key = "-".join(words[:k])
+        if key in slugs:
+            return slugs[key], words[k:]
+    return None
+
+
+def _ex(s: BarcadiaState, legal: Sequence[Action]) -> list[str]:
+    """A few valid commands for an error message (computed only when an error is raised)."""
+    return [format_action(s, a) for a in legal[:6]]
+
+
+def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Action]) -> Action:
+    words = re.sub(r"[^a-z0-9#\- ]+", " ", fold(text).replace(",", " ")).split()
+    if not words:
+        raise _fail_invalid(text, _ex(s, legal))
+    matched = _match_verb(words)
+    if matched is None:
+        card = _card(words, "loot")
+        if card is None:
+            raise _fail_invalid(text, _ex(s, legal))
+        verb, rest = "play", words
+    else:
+        verb, rest = matched
+    kind = verb
+    if verb in ("hoard", "pass", "wait") and rest:
+        raise _fail_invalid(text, _ex(s, legal))
+    given: list[str | int | bool | None] = []
+    here = s.pos[seat] if s.pos else 0
+    if verb in ("reveal", "put", "portal", "enter"):
+        for w in rest:
+            room = _room(s, w, here)
+            if room is None:
+                raise _fail_invalid(text, _ex(s, legal))
+            given.append(room)
+            here = room if room >= 0 else here
+    elif verb in ("duel", "team", "boss"):
+        for w in rest[:1]:
+            who = _player(s, seat, w)
+            if who is None:
+                raise IllegalCommand(tr(f"No player called {w!r}: write one of " + ", ".join(s.players),
+                                        f"Không có người chơi {w!r}: hãy viết một trong " + ", ".join(s.players)), _ex(s, legal))
+            given.append(who)
+    elif verb == "autopass":
+        given.append(not (rest and rest[0] in OFF_WORDS))
+    elif verb in ("drop", "keep"):
+        named = _card(rest, "powerup" if verb == "drop" else "loot")
+        if rest and named is None:
+            raise _fail_invalid(text, _ex(s, legal))
+        if named:
+            given.append(named[0])
+    elif verb == "place":
+        nums = [w for w in rest if re.fullmatch(r"-?\d+", w)]
+        given += [int(x) for x in nums]
+    elif verb in ("play", "trap"):
+        if verb == "trap":
+            found: tuple[str, list[str]] | None = ("trap", rest)
+        else:
+            found = _card(rest, "loot")
+            if found is None:
+                raise _fail_invalid(text, _ex(s, legal))
+        assert found is not None
+        card_id, rest = found
+        kind = "play"
+        given.append(card_id)
+        effect = content().loot[card_id].effect.kind
+        for w in rest:
+            target = _player(s, seat, w) if effect in ("damage_player", "steal_loot") else _room(s, w, s.pos[seat])
+            if target is None:
+                raise _fail_invalid(text, _ex(s, legal))
+            given.append(target)
+    candidates = [a for a in legal if a.kind == kind and tuple(a.args[:len(given)]) == tuple(given)]
+    exact = [a for a in candidates if len(a.args) == len(given)]
+    if len(exact) == 1:
+        return exact[0]
+    if len(candidates) == 1 and kind != "enter":
+        return candidates[0]
+    if len(candidates) > 1:
+        options = [format_action(s, a) for a in candidates[:8]]
+        raise AmbiguousCommand(tr(f"{text!r} could mean several moves; write one of: " + "; ".join(options),
+                                  f"{text!r} có thể là nhiều nước đi; hãy viết một trong: " + "; ".join(options)), options)
+    examples = _ex(s, legal)
+    raise IllegalCommand(tr(f"{text!r} is not possible now. You can write e.g.: " + "; ".join(examples),
+                            f"{text!r} không thực hiện được lúc này. Bạn có thể viết: " + "; ".join(examples)), examples)

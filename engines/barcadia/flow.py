@@ -1,0 +1,419 @@
+"""Carrying out actions and moving the game along: turns, pending decisions, the window.
+
+``execute`` performs one legal action on a private copy of the state; ``advance`` then does
+everything that needs nobody's decision (auto-resolving one-option choices, ending a spent
+turn, opening and closing the between-turns window, starting the next turn) and stops at the
+next decision.
+
+The between-turns window (HB-26), designed for mail: only seats that hold a playable
+BETWEEN_TURNS card and have not set auto-pass are asked, all at once, as a secret
+simultaneous step (replaceable until the last asked seat has chosen). Choices resolve
+clockwise from the next player. A seat that played is asked again while it can still play;
+a seat that passed is done until the next window. ``autopass`` = pass now and in every
+later window until the player turns it off on their own turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.barcadia import moves
+from engines.barcadia import resolutions as R
+from engines.barcadia.content import content
+from engines.barcadia.rules import (
+    Events,
+    boss_battle,
+    card_of,
+    damage,
+    drop_powerup,
+    duel,
+    enter,
+    fight_guardian,
+    fight_monster,
+    gain_loot,
+    heal,
+    hoard_room,
+    keep_one_loot,
+    move_into,
+    name,
+    room_label,
+    say,
+    spring_traps,
+    team_battle,
+    tile_of,
+)
+from engines.barcadia.setup import empty_room
+from engines.barcadia.state import (
+    KNOWN,
+    PHASE_OVER,
+    PHASE_PLACE,
+    PHASE_TURN,
+    PHASE_WINDOW,
+    TRAPS,
+    UP,
+    BarcadiaState,
+    new_turn_flags,
+)
+from engines.contract import Action, Seat
+from engines.rng import Rng
+
+
+def execute(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
+    """Carry out a legal action (already checked by the engine)."""
+    if s.pending:
+        resolve_pending(s, seat, a, ev)
+    elif s.phase == PHASE_PLACE:
+        place_tile(s, seat, int(str(a.args[0])), int(str(a.args[1])), ev)
+    elif s.phase == PHASE_WINDOW:
+        choose_in_window(s, seat, a, ev)
+    else:
+        turn_action(s, seat, a, ev)
+    advance(s, ev)
+
+
+# ---------------------------------------------------------------------------
+# The turn
+
+
+def use_action(s: BarcadiaState) -> None:
+    s.turn["actions"] -= 1
+    s.turn["acted"] = True
+
+
+def turn_action(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
+    t = s.turn
+    if a.kind == "pass":
+        say(ev, f"{name(s, seat)} ends the turn.", f"{name(s, seat)} kết thúc lượt.")
+        t["over"] = True
+    elif a.kind == "autopass":
+        s.autopass[seat] = bool(a.args[0])
+        say(ev, "Auto-pass is off: you will be asked between turns again.",
+            "Đã tắt tự bỏ qua: bạn sẽ được hỏi giữa các lượt.", frozenset({seat}))
+    elif a.kind == "duel":
+        t["duels"] -= 1
+        duel(s, seat, int(str(a.args[0])), ev)
+    elif a.kind == "portal":
+        teleport(s, seat, int(str(a.args[0])), ev)
+    elif a.kind == "reveal":
+        use_action(s)
+        reveal(s, seat, int(str(a.args[0])), ev)
+    elif a.kind == "enter":
+        use_action(s)
+        for room in a.args:
+            if not enter(s, seat, int(str(room)), ev):
+                break
+    elif a.kind == "hoard":
+        use_action(s)
+        fight_guardian(s, seat, hoard_room(s), ev)
+    elif a.kind == "play":
+        play_loot(s, seat, a, ev)
+
+
+def teleport(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
+    """HB-37/38: once a turn, to another face-up portal; an opponent there may be duelled."""
+    s.turn["teleports"] -= 1
+    occupants = [o for o in s.occupants(room) if o != seat] if room != 0 else []
+    if occupants:
+        if R.PORTAL_DUEL_USES_DUEL:
+            s.turn["duels"] -= 1
+        say(ev, f"{name(s, seat)} steps through the portal to {room_label(room).en}.",
+            f"{name(s, seat)} bước qua cổng tới {room_label(room).vi}.")
+        duel(s, seat, occupants[0], ev, into=room)
+        return
+    say(ev, f"{name(s, seat)} teleports to {room_label(room).en}.", f"{name(s, seat)} dịch chuyển tới {room_label(room).vi}.")
+    enter(s, seat, room, ev)
+
+
+def reveal(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
+    """HB-23: traps, then turn the tile face up and resolve it by type (section 4)."""
+    if not spring_traps(s, seat, room, ev):
+        return  # died: the room stays face down (scenario 11)
+    r = s.rooms[room]
+    r[UP] = True
+    r[KNOWN] = True
+    tile = tile_of(s, room)
+    assert tile is not None
+    c = content()
+    kind_en, kind_vi = KIND_NAMES[tile.kind]
+    stats = f" (level {tile.level}, damage {tile.damage})" if tile.level else (
+        f" (damage {tile.damage})" if tile.damage else "")
+    stats_vi = f" (cấp {tile.level}, sát thương {tile.damage})" if tile.level else (
+        f" (sát thương {tile.damage})" if tile.damage else "")
+    say(ev, f"{name(s, seat)} reveals room {room}: {tile.name.en}, a {kind_en}{stats}.",
+        f"{name(s, seat)} lật mở phòng {room}: {tile.name.vi}, {kind_vi}{stats_vi}.")
+    if tile.kind == "monster":
+        fight_monster(s, seat, room, ev)
+    elif tile.kind in ("team", "boss"):
+        s.pending.append({"kind": "teammate" if tile.kind == "team" else "boss", "seat": seat, "room": room})
+    elif tile.kind == "reward":
+        say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
+        move_into(s, seat, room, ev)
+        from engines.barcadia.rules import grant
+
+        grant(s, seat, tile, ev)
+    elif tile.kind == "portal":
+        say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
+        move_into(s, seat, room, ev)
+    elif tile.kind == "hoard":
+        if len(s.powerups[seat]) >= R.POWERUPS_TO_ATTEMPT:
+            s.pending.append({"kind": "guardian", "seat": seat, "room": room})
+        else:
+            say(ev, f"{name(s, seat)} has fewer than 3 Power-Ups and stays put (Guardian level {c.hoard.level}).",
+                f"{name(s, seat)} có ít hơn 3 Thẻ Tăng Cường nên đứng yên (Người Giữ Cửa cấp {c.hoard.level}).")
+
+
+KIND_NAMES = {
+    "monster": ("Monster", "Quái Vật"),
+    "team": ("Monster Team Battle", "Đội Chiến Quái Vật"),
+    "boss": ("Boss", "Trùm"),
+    "reward": ("Reward", "Phần Thưởng"),
+    "portal": ("Magic Portal", "Cổng Dịch Chuyển Phép Thuật"),
+    "hoard": ("Drink Hoard", "Kho Báu Đồ Uống"),
+}
+
+
+# ---------------------------------------------------------------------------
+# Loot
+
+
+def play_loot(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
+    card = card_of(str(a.args[0]))
+    args = [int(str(x)) for x in a.args[1:]]
+    s.hands[seat].remove(card.id)
+    s.loot_discard.append(card.id)
+    say(ev, f"{name(s, seat)} plays {card.name.en}: {card.text.en}", f"{name(s, seat)} dùng {card.name.vi}: {card.text.vi}")
+    e = card.effect
+    t = s.turn
+    if e.kind == "heal":
+        heal(s, seat, e.amount, ev)
+    elif e.kind == "damage_player":
+        damage(s, args[0], e.amount, "Loot", ev)
+    elif e.kind == "roll_bonus":
+        t["bonus"].append([e.scope, e.amount])
+    elif e.kind == "extra_action":
+        t["actions"] += e.amount
+    elif e.kind == "trap":
+        s.rooms[args[0]][TRAPS] += 1
+        s.traps_left -= 1
+        say(ev, f"A trap is set in room {args[0]}.", f"Một cạm bẫy được đặt ở phòng {args[0]}.")
+    elif e.kind == "disarm_target":
+        t["disarm"] = e.amount
+    elif e.kind == "swap_rooms":
+        swap_rooms(s, args[0], args[1], ev)
+    elif e.kind == "steal_loot":
+        steal(s, seat, args[0], ev)
+    elif e.kind == "shield":
+        s.shield[seat] += e.amount
+    elif e.kind == "draw_loot":
+        gain_loot(s, seat, e.amount, ev)
+    elif e.kind == "clear_traps":
+        s.traps_left += s.rooms[args[0]][TRAPS]
+        s.rooms[args[0]][TRAPS] = 0
+        say(ev, f"Room {args[0]} is cleared of traps.", f"Phòng {args[0]} được gỡ sạch bẫy.")
+    elif e.kind == "extra_duel":
+        t["duels"] += 1
+    elif e.kind == "damage_adjacent":
+        for o in moves.adjacent_opponents(s, seat):
+            damage(s, o, e.amount, "Loot", ev)
+    elif e.kind == "recall":
+        say(ev, f"{name(s, seat)} returns to the Starting Point.", f"{name(s, seat)} quay về Điểm Xuất Phát.")
+        move_into(s, seat, 0, ev)
+    elif e.kind == "blink":
+        enter(s, seat, args[0], ev)
+    elif e.kind == "extra_teleport":
+        t["teleports"] += 1
+
+
+def swap_rooms(s: BarcadiaState, a: int, b: int, ev: Events) -> None:
+    """Tiles change places with everything on them; positions (room numbers) stay."""
+    s.rooms[a], s.rooms[b] = s.rooms[b], s.rooms[a]
+    say(ev, f"Rooms {a} and {b} swap places.", f"Phòng {a} và {b} đổi chỗ cho nhau.")
+
+
+def steal(s: BarcadiaState, seat: Seat, victim: Seat, ev: Events) -> None:
+    rng = Rng(s.rng)
+    i = rng.below(len(s.hands[victim]))
+    s.rng = rng.state
+    card = s.hands[victim].pop(i)
+    s.hands[seat].append(card)
+    shown = card_of(card).name
+    say(ev, f"{name(s, seat)} steals a Loot card from {name(s, victim)}.",
+        f"{name(s, seat)} lấy trộm một thẻ Chiến Lợi Phẩm của {name(s, victim)}.")
+    say(ev, f"The stolen card is {shown.en}.", f"Thẻ bị lấy là {shown.vi}.", frozenset({seat, victim}))
+
+
+# ---------------------------------------------------------------------------
+# Pending decisions
+
+
+def resolve_pending(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
+    p = s.pending.pop(0)
+    kind = p["kind"]
+    if kind == "teammate":
+        team_battle(s, seat, int(str(a.args[0])), p["room"], ev)
+    elif kind == "boss":
+        boss_battle(s, seat, int(str(a.args[0])), p["room"], ev)
+    elif kind == "guardian":
+        if a.kind == "hoard":
+            fight_guardian(s, seat, p["room"], ev)
+        else:
+            say(ev, f"{name(s, seat)} does not fight the Guardian now.", f"{name(s, seat)} chưa đấu Người Giữ Cửa lúc này.")
+    elif kind == "overflow":
+        s.pending.insert(0, {"kind": "stash", "seat": seat, "pu": a.args[0]})
+    elif kind == "stash":
+        drop_powerup(s, seat, str(p["pu"]), int(str(a.args[0])), ev)
+        if len(s.powerups[seat]) > R.MAX_POWERUPS:
+            s.pending.insert(0, {"kind": "overflow", "seat": seat})
+    elif kind == "death_drop":
+        drop_powerup(s, seat, str(a.args[0]), p["room"], ev)
+    elif kind == "death_keep":
+        keep_one_loot(s, seat, str(a.args[0]), ev)
+
+
+def auto_resolve(s: BarcadiaState, ev: Events) -> bool:
+    """Settle the head pending decision when it has one option (or none left); True if it did."""
+    head = s.pending[0]
+    seat = head["seat"]
+    if head["kind"] == "overflow" and len(s.powerups[seat]) <= R.MAX_POWERUPS:
+        s.pending.pop(0)
+        return True
+    if head["kind"] == "death_drop" and not s.powerups[seat]:
+        s.pending.pop(0)
+        return True
+    if head["kind"] == "death_keep" and len(set(s.hands[seat])) <= 1:
+        s.pending.pop(0)
+        keep_one_loot(s, seat, s.hands[seat][0] if s.hands[seat] else "", ev)
+        return True
+    options = moves.pending_actions(s, head)
+    if head["kind"] != "guardian" and len(options) == 1:
+        resolve_pending(s, seat, options[0], ev)
+        return True
+    if not options:
+        s.pending.pop(0)
+        return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# The window between turns
+
+
+def eligible(s: BarcadiaState, seat: Seat) -> bool:
+    return not s.autopass[seat] and bool(moves.loot_plays(s, seat, "between"))
+
+
+def clockwise_from_next(s: BarcadiaState) -> list[Seat]:
+    return [(s.turn_seat + k) % s.n for k in range(1, s.n + 1)]
+
+
+def end_turn(s: BarcadiaState) -> None:
+    s.phase = PHASE_WINDOW
+    s.window = {"open": False, "next": clockwise_from_next(s), "asked": [], "chosen": {}}
+
+
+def choose_in_window(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
+    chosen: dict[str, Any] = s.window["chosen"]
+    if str(seat) not in chosen:
+        say(ev, f"{name(s, seat)} has made a between-turns choice.", f"{name(s, seat)} đã chọn cho lúc giữa lượt.")
+    chosen[str(seat)] = a.to_json()
+    say(ev, "Your between-turns choice is recorded; you may change it until everyone asked has chosen.",
+        "Lựa chọn giữa lượt của bạn đã được ghi; bạn có thể đổi cho tới khi mọi người được hỏi đã chọn.",
+        frozenset({seat}))
+
+
+def resolve_window_round(s: BarcadiaState, ev: Events) -> None:
+    again: list[Seat] = []
+    for seat in s.window["asked"]:
+        a = Action.from_json(s.window["chosen"][str(seat)])
+        if a.kind == "autopass":
+            s.autopass[seat] = True
+            say(ev, f"{name(s, seat)} passes and turns auto-pass on.", f"{name(s, seat)} bỏ qua và bật tự bỏ qua.")
+        elif a.kind == "pass":
+            say(ev, f"{name(s, seat)} passes.", f"{name(s, seat)} bỏ qua.")
+        elif a in moves.loot_plays(s, seat, "between"):
+            play_loot(s, seat, a, ev)
+            again.append(seat)
+        else:  # the position changed since the choice (e.g. the room filled up with traps)
+            say(ev, f"{name(s, seat)}'s card can no longer be played and stays in hand.",
+                f"Thẻ của {name(s, seat)} không còn dùng được và được giữ lại trên tay.")
+    s.window = {"open": False, "next": again, "asked": [], "chosen": {}}
+
+
+def open_window_round(s: BarcadiaState, ev: Events) -> bool:
+    asked = [x for x in s.window["next"] if eligible(s, x)]
+    if not asked:
+        return False
+    s.window = {"open": True, "next": [], "asked": asked, "chosen": {}}
+    s.step_version = s.version
+    say(ev, "Between turns: " + ", ".join(name(s, x) for x in asked) + " may play a between-turns card.",
+        "Giữa lượt: " + ", ".join(name(s, x) for x in asked) + " có thể dùng thẻ giữa lượt.")
+    return True
+
+
+def next_turn(s: BarcadiaState, ev: Events) -> None:
+    """The Turn Tracker passes clockwise (HB-26); the turn limit ends an endless game."""
+    s.turns += 1
+    limit = int(s.options.get("turn_limit", R.DEFAULT_TURN_LIMIT))
+    if limit and s.turns >= limit:
+        s.phase = PHASE_OVER
+        s.end_reason = "limit"
+        say(ev, f"{limit} turns have been played: the dungeon collapses and nobody wins.",
+            f"Đã chơi {limit} lượt: hầm ngục sụp đổ và không ai thắng.")
+        return
+    s.turn_seat = (s.turn_seat + 1) % s.n
+    s.phase = PHASE_TURN
+    s.turn = new_turn_flags()
+    seat = s.turn_seat
+    say(ev, f"It is {name(s, seat)}'s turn.", f"Đến lượt {name(s, seat)}.")
+    from engines.barcadia.rules import permanent_effects
+
+    healing = sum(e.amount for e in permanent_effects(s, seat) if e.kind == "start_heal")
+    if healing and s.hp[seat] < R.FULL_HP:
+        heal(s, seat, healing, ev)
+
+
+def advance(s: BarcadiaState, ev: Events) -> None:
+    """Do everything that needs no decision; stop at the next one."""
+    for _ in range(10_000):
+        if s.phase == PHASE_OVER:
+            return
+        if s.pending:
+            if auto_resolve(s, ev):
+                continue
+            return
+        if s.phase == PHASE_TURN:
+            if s.turn["over"] or moves.turn_is_spent(s):
+                end_turn(s)
+                continue
+            return
+        if s.phase == PHASE_WINDOW:
+            if s.window["open"]:
+                if len(s.window["chosen"]) < len(s.window["asked"]):
+                    return
+                resolve_window_round(s, ev)
+                continue
+            if open_window_round(s, ev):
+                return
+            next_turn(s, ev)
+            continue
+        return
+    raise RuntimeError("barcadia: the game did not settle (a bug)")
+
+
+# ---------------------------------------------------------------------------
+# Players place the tiles (option layout = "players", HB-15/16)
+
+
+def place_tile(s: BarcadiaState, seat: Seat, q: int, r: int, ev: Events) -> None:
+    order: list[int] = s.placing["order"]
+    tiles: list[str] = s.placing["tiles"]
+    s.layout = [*s.layout, [q, r]]  # a new list: layouts are shared between states, never mutated
+    s.rooms.append(empty_room(tiles.pop()))
+    order.pop(0)
+    say(ev, f"{name(s, seat)} places room {len(s.rooms) - 1} face down at {q},{r}.",
+        f"{name(s, seat)} đặt úp phòng {len(s.rooms) - 1} tại {q},{r}.")
+    if not order:
+        s.phase = PHASE_TURN
+        s.placing = {}
+        say(ev, f"The dungeon is built. {name(s, s.turn_seat)} goes first.",
+            f"Hầm ngục đã xong. {name(s, s.turn_seat)} đi trước.")

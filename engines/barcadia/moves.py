@@ -1,0 +1,225 @@
+"""Which actions are legal now: the turn, the between-turns window and pending decisions.
+
+Actions are ``engines.contract.Action`` values; their arguments are room numbers (0 = the
+Starting Point), seat numbers, or card ids. ``commands.py`` turns them into text and back.
+"""
+
+from __future__ import annotations
+
+from engines.barcadia import resolutions as R
+from engines.barcadia.content import content
+from engines.barcadia.rules import hoard_room, is_portal, move_range, tile_of
+from engines.barcadia.state import PHASE_OVER, PHASE_PLACE, PHASE_TURN, PHASE_WINDOW, TRAPS, UP, BarcadiaState
+from engines.contract import Action, Seat
+
+PASS = Action("pass")
+
+
+def legal(s: BarcadiaState, seat: Seat) -> list[Action]:
+    if s.phase == PHASE_OVER:
+        return []
+    if s.pending:
+        head = s.pending[0]
+        return pending_actions(s, head) if head["seat"] == seat else []
+    if s.phase == PHASE_PLACE:
+        return place_actions(s) if seat == s.placing["order"][0] else []
+    if s.phase == PHASE_WINDOW:
+        if seat not in s.window.get("asked", []):
+            return []
+        return [*loot_plays(s, seat, "between"), PASS, Action("autopass", (True,))]
+    if s.phase == PHASE_TURN and seat == s.turn_seat:
+        return turn_actions(s, seat)
+    return []
+
+
+def to_act(s: BarcadiaState) -> frozenset[Seat]:
+    if s.phase == PHASE_OVER:
+        return frozenset()
+    if s.pending:
+        return frozenset({s.pending[0]["seat"]})
+    if s.phase == PHASE_PLACE:
+        return frozenset({s.placing["order"][0]})
+    if s.phase == PHASE_WINDOW:
+        return frozenset(x for x in s.window.get("asked", []) if str(x) not in s.window["chosen"])
+    return frozenset({s.turn_seat})
+
+
+# ---------------------------------------------------------------------------
+
+
+def opponents(s: BarcadiaState, seat: Seat) -> list[Seat]:
+    return [o for o in range(s.n) if o != seat]
+
+
+def enterable(s: BarcadiaState, room: int) -> bool:
+    """HB-24: a face-up, unoccupied room (or the SP), never the Drink Hoard."""
+    if room == 0:
+        return True
+    r = s.rooms[room]
+    if not r[UP] or s.is_occupied(room):
+        return False
+    tile = tile_of(s, room)
+    return tile is not None and tile.kind != "hoard"
+
+
+def adjacent_opponents(s: BarcadiaState, seat: Seat) -> list[Seat]:
+    here = s.adj[s.pos[seat]]
+    return [o for o in opponents(s, seat) if s.pos[o] in here]
+
+
+def duel_targets(s: BarcadiaState, seat: Seat) -> list[Seat]:
+    """HB-56: an opponent in an adjacent room, never on the Starting Point."""
+    return [o for o in adjacent_opponents(s, seat) if R.DUEL_ON_START_POINT or s.pos[o] != 0]
+
+
+def paths(s: BarcadiaState, seat: Seat) -> list[tuple[int, ...]]:
+    start = s.pos[seat]
+    steps = move_range(s, seat)
+    out: list[tuple[int, ...]] = []
+
+    def walk(room: int, path: tuple[int, ...]) -> None:
+        for nb in s.adj[room]:
+            if nb == start or nb in path or not enterable(s, nb):
+                continue
+            p = (*path, nb)
+            out.append(p)
+            if len(p) < steps:
+                walk(nb, p)
+
+    walk(start, ())
+    return out
+
+
+def portal_rooms(s: BarcadiaState) -> list[int]:
+    return [0] + [i for i in range(1, len(s.rooms)) if is_portal(s, i)]
+
+
+def stash_rooms(s: BarcadiaState) -> list[int]:
+    """HB-54: an unoccupied room other than the SP or a face-up Drink Hoard."""
+    hoard = hoard_room(s)
+    return [i for i in range(1, len(s.rooms)) if i != hoard and not s.is_occupied(i)]
+
+
+def trap_rooms(s: BarcadiaState) -> list[int]:
+    """HB-60: any unoccupied room but the SP, face-down and the Drink Hoard included, < 3 traps."""
+    if s.traps_left <= 0:
+        return []
+    return [i for i in range(1, len(s.rooms))
+            if s.rooms[i][TRAPS] < R.MAX_TRAPS_PER_ROOM and not s.is_occupied(i)]
+
+
+def turn_actions(s: BarcadiaState, seat: Seat) -> list[Action]:
+    t = s.turn
+    out: list[Action] = []
+    here = s.pos[seat]
+    can_duel = t["duels"] > 0 and not t["acted"]
+    if can_duel:
+        out += [Action("duel", (o,)) for o in duel_targets(s, seat)]
+    if t["teleports"] > 0 and is_portal(s, here):
+        for p in portal_rooms(s):
+            if p == here:
+                continue
+            if p == 0 or not s.is_occupied(p) or (can_duel and R.PORTAL_DUEL_USES_DUEL):
+                out.append(Action("portal", (p,)))
+    if t["actions"] > 0:
+        out += [Action("reveal", (nb,)) for nb in s.adj[here] if nb != 0 and not s.rooms[nb][UP]]
+        out += [Action("enter", p) for p in paths(s, seat)]
+        hoard = hoard_room(s)
+        if hoard and hoard in s.adj[here] and len(s.powerups[seat]) >= R.POWERUPS_TO_ATTEMPT:
+            out.append(Action("hoard"))
+    out += loot_plays(s, seat, "turn")
+    out.append(PASS)
+    if s.autopass[seat]:
+        out.append(Action("autopass", (False,)))
+    return out
+
+
+def loot_plays(s: BarcadiaState, seat: Seat, timing: str) -> list[Action]:
+    c = content()
+    out: list[Action] = []
+    for card_id in sorted(set(s.hands[seat])):
+        card = c.loot.get(card_id)
+        if card is None or card.timing != timing:
+            continue
+        out += [Action("play", (card_id, *args)) for args in effect_args(s, seat, card.effect.kind,
+                                                                          card.effect.scope, card.effect.amount)]
+    return out
+
+
+def effect_args(s: BarcadiaState, seat: Seat, kind: str, scope: str, amount: int) -> list[tuple[int, ...]]:
+    """The argument tuples a Loot effect may take now (empty = unplayable now)."""
+    t = s.turn
+    mine = s.phase == PHASE_TURN and seat == s.turn_seat
+    can_act = mine and t["actions"] > 0
+    here = s.pos[seat]
+    none: list[tuple[int, ...]] = [()]
+    if kind == "heal":
+        return none if s.hp[seat] < R.FULL_HP else []
+    if kind in ("damage_player",):
+        return [(o,) for o in opponents(s, seat)]
+    if kind == "roll_bonus":
+        if scope == "Duel":
+            return none if mine and t["duels"] > 0 and not t["acted"] else []
+        if scope == "Guardian":
+            return none if can_act and len(s.powerups[seat]) >= R.POWERUPS_TO_ATTEMPT else []
+        return none if can_act else []
+    if kind == "extra_action":
+        return none if mine else []
+    if kind == "trap":
+        return [(r,) for r in trap_rooms(s)]
+    if kind == "disarm_target":
+        return none if can_act and (not t["disarm"] or t["disarm"] > amount) else []
+    if kind == "swap_rooms":
+        free = [r for r in s.adj[here] if r != 0 and not s.is_occupied(r)]
+        return [(a, b) for i, a in enumerate(free) for b in free[i + 1:]]
+    if kind == "steal_loot":
+        return [(o,) for o in adjacent_opponents(s, seat) if s.hands[o]]
+    if kind == "shield":
+        return none
+    if kind == "draw_loot":
+        return none if s.loot_deck or s.loot_discard else []
+    if kind == "clear_traps":
+        return [(r,) for r in s.adj[here] if s.rooms[r][TRAPS] > 0]
+    if kind == "extra_duel":
+        return none if mine and t["duels"] == 0 and not t["acted"] else []
+    if kind == "damage_adjacent":
+        return none if adjacent_opponents(s, seat) else []
+    if kind == "recall":
+        return none if here != 0 else []
+    if kind == "blink":
+        return [(r,) for r in s.adj[here] if enterable(s, r)]
+    if kind == "extra_teleport":
+        return none if mine and t["teleports"] == 0 else []
+    return []
+
+
+def pending_actions(s: BarcadiaState, p: dict[str, object]) -> list[Action]:
+    seat = int(str(p["seat"]))
+    kind = p["kind"]
+    if kind == "teammate":
+        return [Action("team", (o,)) for o in opponents(s, seat)]
+    if kind == "boss":
+        return [Action("boss", (o,)) for o in opponents(s, seat)]
+    if kind == "guardian":
+        return [Action("hoard"), Action("wait")]
+    if kind in ("overflow", "death_drop"):
+        return [Action("drop", (pu,)) for pu in sorted(set(s.powerups[seat]))]
+    if kind == "stash":
+        return [Action("put", (r,)) for r in stash_rooms(s)]
+    if kind == "death_keep":
+        return [Action("keep", (c,)) for c in sorted(set(s.hands[seat]))]
+    return []
+
+
+def place_actions(s: BarcadiaState) -> list[Action]:
+    from engines.barcadia.hexes import frontier
+
+    placed = [(h[0], h[1]) for h in s.layout[1:]]
+    return [Action("place", (q, r)) for q, r in frontier(placed)]
+
+
+def turn_is_spent(s: BarcadiaState) -> bool:
+    """HB-22: after the action, the engine ends the turn when nothing but passing remains."""
+    if not s.turn["acted"] or s.turn["actions"] > 0:
+        return False
+    return all(a.kind in ("pass", "autopass") for a in turn_actions(s, s.turn_seat))

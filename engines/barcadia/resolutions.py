@@ -1,0 +1,45 @@
+"""Every number and OPEN resolution of the Barcadia digest, each in ONE place so it can change.
+
+The clause each constant settles is named beside it (``barcadia.en.md``). Content (rooms,
+cards) lives in the TOML files of ``data/``; this module holds the rules' own numbers.
+"""
+
+from __future__ import annotations
+
+FULL_HP = 100  # HB-5: the cup is numeric, FULL = 100 HP, floored at 0 and capped at FULL
+STARTING_LOOT = 3  # HB-17
+MAX_POWERUPS = 3  # HB-54
+POWERUPS_TO_ATTEMPT = 3  # HB-46
+TRAP_TOKENS = 15  # HB-2 / HB-60: with no token left, Trap cards are unplayable
+MAX_TRAPS_PER_ROOM = 3  # HB-60
+DISARM_TARGET = 10  # HB-61
+TRAP_DAMAGE = 10  # HB-61
+DUEL_DAMAGE = 10  # HB-57
+MOVE_STEPS = 2  # HB-24: "up to two adjacent rooms", read as a path
+DIE = 20
+
+# HB-13: recommended removal with 2–3 players (an option, on by default).
+SMALL_GAME_MAX_PLAYERS = 3
+SMALL_GAME_REMOVAL = {"portal": 2, "reward": 4, "boss": 4, "monster": 10}
+
+# HB-56 OPEN: nobody can be duelled on the Starting Point (it is always enterable).
+DUEL_ON_START_POINT = False
+# HB-38 OPEN: a duel through a portal uses up the teleport; pbem also counts it as the turn's
+# duel and, like every duel (HB-56), allows it only before the action.
+PORTAL_DUEL_USES_DUEL = True
+
+# Finiteness (our rule; the rulebook has none): after this many turns in all (every seat's turn
+# counts) the dungeon collapses and nobody wins. Heuristic bots finish in 37-75 turns on
+# average at every player count, so 200 turns only ends games nobody is trying to win (random
+# play). It is the option ``turn_limit`` (0 = no limit); this is its default.
+DEFAULT_TURN_LIMIT = 200
+
+# Which effect scopes apply to which kind of roll (HB-8, HB-32 OPEN, HB-44).
+ROLL_SCOPES: dict[str, frozenset[str]] = {
+    "Monster": frozenset({"Monster", "All"}),
+    "Team": frozenset({"Monster", "Team", "All"}),  # HB-32: each applies Monster/Team effects
+    "Boss": frozenset({"Boss", "All"}),
+    "Guardian": frozenset({"Guardian", "All"}),  # HB-44: Monster/Boss-only effects do not apply
+    "Duel": frozenset({"Duel", "All"}),
+    "Trap": frozenset({"Trap", "All"}),
+}

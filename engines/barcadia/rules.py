@@ -1,0 +1,441 @@
+"""The mechanics of Barcadia: dice, damage, death, entering rooms, fights, rewards.
+
+Every function here works on a private copy of the state (the engine clones before it calls
+them) and appends what happened to ``ev``. Dice come from the RNG in the state and every roll
+is told in a public event (issue 5, deliverable 2).
+"""
+
+from __future__ import annotations
+
+from engines.barcadia import resolutions as R
+from engines.barcadia.content import Card, Effect, Room, content
+from engines.barcadia.state import BEATEN, DROPS, PHASE_OVER, PHASE_TURN, TILE, TRAPS, UP, BarcadiaState
+from engines.contract import Event, Seat, Text, tr
+from engines.rng import Rng
+
+Events = list[Event]
+LOOT_DAMAGE_SCOPES = frozenset({"All"})
+
+
+def say(ev: Events, en: str, vi: str, to: frozenset[Seat] | None = None) -> None:
+    ev.append(Event(tr(en, vi), to))
+
+
+def name(s: BarcadiaState, seat: Seat) -> str:
+    return s.players[seat]
+
+
+def room_label(room: int) -> Text:
+    return tr("the Starting Point", "Điểm Xuất Phát") if room == 0 else tr(f"room {room}", f"phòng {room}")
+
+
+def tile_of(s: BarcadiaState, room: int) -> Room | None:
+    """The tile of a room (None for the SP)."""
+    return None if room == 0 else content().rooms.get(s.rooms[room][TILE])
+
+
+def hoard_room(s: BarcadiaState) -> int:
+    """The Drink Hoard's room number, or 0 if it is not face up (its place is a secret until then)."""
+    for i in range(1, len(s.rooms)):
+        r = s.rooms[i]
+        if r[UP] and r[TILE] in content().rooms and content().rooms[r[TILE]].kind == "hoard":
+            return i
+    return 0
+
+
+def is_portal(s: BarcadiaState, room: int) -> bool:
+    """HB-35: the Starting Point counts as a face-up Portal."""
+    if room == 0:
+        return True
+    tile = tile_of(s, room)
+    return bool(s.rooms[room][UP]) and tile is not None and tile.kind == "portal"
+
+
+# ---------------------------------------------------------------------------
+# Effects in force (Power-Ups, Signature Moves, the House Rule)
+
+
+def permanent_effects(s: BarcadiaState, seat: Seat) -> list[Effect]:
+    c = content()
+    out = [c.powerups[p].effect for p in s.powerups[seat] if p in c.powerups]
+    if s.characters and s.characters[seat] in c.characters:
+        out.append(c.characters[s.characters[seat]].effect)
+    if s.house_rule in c.house_rules:
+        out.append(c.house_rules[s.house_rule].effect)
+    return out
+
+
+def roll_bonus(s: BarcadiaState, seat: Seat, scope: str) -> int:
+    scopes = R.ROLL_SCOPES[scope]
+    total = sum(e.amount for e in permanent_effects(s, seat) if e.kind == "roll_bonus" and e.scope in scopes)
+    if seat == s.turn_seat and s.phase == PHASE_TURN:
+        total += sum(int(b[1]) for b in s.turn["bonus"] if b[0] in scopes)
+    return total
+
+
+def consume_bonus(s: BarcadiaState, seat: Seat, scope: str) -> None:
+    """Loot roll modifiers last for the next roll of their scope (HB-51)."""
+    if seat == s.turn_seat and s.phase == PHASE_TURN:
+        scopes = R.ROLL_SCOPES[scope]
+        s.turn["bonus"] = [b for b in s.turn["bonus"] if b[0] not in scopes]
+
+
+def move_range(s: BarcadiaState, seat: Seat) -> int:
+    return max([R.MOVE_STEPS] + [e.amount for e in permanent_effects(s, seat) if e.kind == "move_range"])
+
+
+def disarm_target(s: BarcadiaState, seat: Seat) -> int:
+    targets = [R.DISARM_TARGET] + [e.amount for e in permanent_effects(s, seat) if e.kind == "disarm_target"]
+    if seat == s.turn_seat and s.phase == PHASE_TURN and s.turn["disarm"]:
+        targets.append(int(s.turn["disarm"]))
+    return min(targets)
+
+
+def house_amount(s: BarcadiaState, kind: str, default: int) -> int:
+    rule = content().house_rules.get(s.house_rule)
+    return rule.effect.amount if rule is not None and rule.effect.kind == kind else default
+
+
+# ---------------------------------------------------------------------------
+# Dice
+
+
+def d20(s: BarcadiaState) -> int:
+    rng = Rng(s.rng)
+    value = rng.die(R.DIE)
+    s.rng = rng.state
+    return value
+
+
+def roll(s: BarcadiaState, seat: Seat, scope: str, ev: Events) -> tuple[int, int]:
+    """One d20 plus the seat's modifiers for ``scope`` (HB-28: naturals have no combat effect)."""
+    die = d20(s)
+    total = die + roll_bonus(s, seat, scope)
+    if die == R.DIE:
+        natural_twenty(s, ev)
+    return die, total
+
+
+def shown(die: int, total: int) -> str:
+    return str(die) if die == total else f"{die}{total - die:+d}={total}"
+
+
+def natural_twenty(s: BarcadiaState, ev: Events) -> None:
+    """HB-69: with House Rules on, any natural 20 replaces the rule with the next card."""
+    if not s.options.get("house_rules") or not s.house_deck:
+        return
+    old = s.house_rule
+    s.house_rule = s.house_deck.pop(0)
+    s.house_deck.append(old)
+    rule = content().house_rules[s.house_rule]
+    say(ev, f"A natural 20! The House Rule is now {rule.name.en}: {rule.text.en}",
+        f"Tung được 20! Luật Nhà mới: {rule.name.vi}: {rule.text.vi}")
+
+
+# ---------------------------------------------------------------------------
+# Health, damage and death
+
+
+def heal(s: BarcadiaState, seat: Seat, amount: int, ev: Events) -> None:
+    before = s.hp[seat]
+    s.hp[seat] = min(R.FULL_HP, before + amount)
+    say(ev, f"{name(s, seat)} heals {s.hp[seat] - before} HP ({before} → {s.hp[seat]}).",
+        f"{name(s, seat)} hồi {s.hp[seat] - before} HP ({before} → {s.hp[seat]}).")
+
+
+def damage(s: BarcadiaState, seat: Seat, amount: int, scope: str, ev: Events) -> bool:
+    """Take ``amount`` damage; returns True if the seat died (HB-63)."""
+    scopes = R.ROLL_SCOPES.get(scope, LOOT_DAMAGE_SCOPES)
+    cut = sum(e.amount for e in permanent_effects(s, seat) if e.kind == "damage_reduction" and e.scope in scopes)
+    amount = max(0, amount - cut)
+    if s.shield[seat] and amount:
+        absorbed = min(s.shield[seat], amount)
+        amount -= absorbed
+        s.shield[seat] = 0
+        say(ev, f"{name(s, seat)}'s Iron Flask absorbs {absorbed} damage.",
+            f"Bình Sắt của {name(s, seat)} chặn {absorbed} sát thương.")
+    before = s.hp[seat]
+    s.hp[seat] = max(0, before - amount)
+    say(ev, f"{name(s, seat)} takes {amount} damage ({before} → {s.hp[seat]} HP).",
+        f"{name(s, seat)} chịu {amount} sát thương ({before} → {s.hp[seat]} HP).")
+    if s.hp[seat] > 0:
+        return False
+    die(s, seat, ev)
+    return True
+
+
+def die(s: BarcadiaState, seat: Seat, ev: Events) -> None:
+    """HB-64..66: drop a Power-Up where you stood, keep one Loot card, back to the SP at FULL."""
+    room = s.pos[seat]
+    say(ev, f"{name(s, seat)} dies in {room_label(room).en} and returns to the Starting Point at full health.",
+        f"{name(s, seat)} chết tại {room_label(room).vi} và quay về Điểm Xuất Phát với máu đầy.")
+    s.pos[seat] = 0
+    s.hp[seat] = R.FULL_HP
+    s.shield[seat] = 0
+    if s.powerups[seat]:
+        if len(set(s.powerups[seat])) == 1:
+            drop_powerup(s, seat, s.powerups[seat][0], room, ev)
+        else:
+            s.pending.append({"kind": "death_drop", "seat": seat, "room": room})
+    if len(set(s.hands[seat])) <= 1:
+        keep_one_loot(s, seat, s.hands[seat][0] if s.hands[seat] else "", ev)
+    else:
+        s.pending.append({"kind": "death_keep", "seat": seat})
+    if seat == s.turn_seat and s.phase == PHASE_TURN:
+        s.turn["over"] = True  # HB-66: a dying active player's turn ends at once
+
+
+def drop_powerup(s: BarcadiaState, seat: Seat, pu: str, room: int, ev: Events) -> None:
+    """Leave a Power-Up in ``room``; on the SP it goes under the deck (HB-64)."""
+    s.powerups[seat].remove(pu)
+    card = content().powerups[pu]
+    if room == 0:
+        s.powerup_deck.insert(0, pu)  # the deck draws from its end: index 0 is the bottom
+        say(ev, f"{name(s, seat)}'s {card.name.en} goes to the bottom of the Power-Up deck.",
+            f"{card.name.vi} của {name(s, seat)} về dưới cùng chồng Thẻ Tăng Cường.")
+        return
+    say(ev, f"{name(s, seat)} leaves {card.name.en} in room {room}.",
+        f"{name(s, seat)} để lại {card.name.vi} ở phòng {room}.")
+    occupants = s.occupants(room)
+    if occupants:  # HB-62: an occupied room holds no drops; its occupant takes it at once
+        gain_powerup(s, occupants[0], pu, ev)
+    else:
+        s.rooms[room][DROPS].append(pu)
+
+
+def keep_one_loot(s: BarcadiaState, seat: Seat, keep: str, ev: Events) -> None:
+    hand = s.hands[seat]
+    thrown = list(hand)
+    if keep:
+        thrown.remove(keep)
+    s.loot_discard.extend(thrown)
+    s.hands[seat] = [keep] if keep else []
+    say(ev, f"{name(s, seat)} discards {len(thrown)} Loot card(s) and keeps {len(s.hands[seat])}.",
+        f"{name(s, seat)} bỏ {len(thrown)} thẻ Chiến Lợi Phẩm và giữ {len(s.hands[seat])}.")
+
+
+# ---------------------------------------------------------------------------
+# Cards gained
+
+
+def gain_loot(s: BarcadiaState, seat: Seat, count: int, ev: Events) -> None:
+    count += sum(e.amount for e in permanent_effects(s, seat) if e.kind == "extra_loot")
+    got: list[str] = []
+    for _ in range(count):
+        if not s.loot_deck and s.loot_discard:  # HB-52: rebuild from the discard
+            s.loot_deck = s.loot_discard
+            s.loot_discard = []
+            rng = Rng(s.rng)
+            rng.shuffle(s.loot_deck)
+            s.rng = rng.state
+            say(ev, "The Loot deck is empty: the discard pile is shuffled into a new deck.",
+                "Chồng Chiến Lợi Phẩm hết: chồng bỏ được xáo thành chồng mới.")
+        if not s.loot_deck:
+            say(ev, "No Loot card is left to draw.", "Không còn thẻ Chiến Lợi Phẩm nào để rút.")
+            break
+        got.append(s.loot_deck.pop())
+    s.hands[seat].extend(got)
+    if got:
+        c = content()
+        say(ev, f"{name(s, seat)} gains {len(got)} Loot card(s).", f"{name(s, seat)} nhận {len(got)} thẻ Chiến Lợi Phẩm.")
+        say(ev, "You gain: " + ", ".join(c.loot[g].name.en for g in got) + ".",
+            "Bạn nhận: " + ", ".join(c.loot[g].name.vi for g in got) + ".", frozenset({seat}))
+
+
+def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:
+    """HB-53/54: face up before its owner; a 4th forces one to be placed in a room."""
+    s.powerups[seat].append(pu)
+    card = content().powerups[pu]
+    say(ev, f"{name(s, seat)} gains the Power-Up {card.name.en}: {card.text.en}",
+        f"{name(s, seat)} nhận Thẻ Tăng Cường {card.name.vi}: {card.text.vi}")
+    queued = any(p["kind"] in ("overflow", "stash") and p["seat"] == seat for p in s.pending)
+    if len(s.powerups[seat]) > R.MAX_POWERUPS and not queued:
+        s.pending.append({"kind": "overflow", "seat": seat})
+
+
+def draw_powerup(s: BarcadiaState, seat: Seat, ev: Events) -> None:
+    if not s.powerup_deck:  # HB-55
+        say(ev, "The Power-Up deck is empty: no Power-Up is gained.", "Chồng Thẻ Tăng Cường đã hết: không nhận được gì.")
+        return
+    gain_powerup(s, seat, s.powerup_deck.pop(), ev)
+
+
+def grant(s: BarcadiaState, seat: Seat, tile: Room, ev: Events) -> None:
+    for deck, count in tile.reward:
+        if deck == "loot":
+            gain_loot(s, seat, count, ev)
+        else:
+            for _ in range(count):
+                draw_powerup(s, seat, ev)
+
+
+# ---------------------------------------------------------------------------
+# Moving
+
+
+def spring_traps(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> bool:
+    """HB-61: a d20 per trap, 10+ disarms, else 10 damage; each trap is removed. False = died."""
+    target = disarm_target(s, seat)
+    while s.rooms[room][TRAPS] > 0:
+        s.rooms[room][TRAPS] -= 1
+        s.traps_left += 1
+        die_roll, total = roll(s, seat, "Trap", ev)
+        if total >= target:
+            say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against {target}: a trap in room {room} is disarmed.",
+                f"{name(s, seat)} tung {shown(die_roll, total)} so với {target}: gỡ được một bẫy ở phòng {room}.")
+            continue
+        say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against {target}: a trap in room {room} goes off.",
+            f"{name(s, seat)} tung {shown(die_roll, total)} so với {target}: một bẫy ở phòng {room} phát nổ.")
+        if damage(s, seat, house_amount(s, "trap_damage", R.TRAP_DAMAGE), "Trap", ev):
+            return False
+    return True
+
+
+def move_into(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
+    """Stand in ``room`` and take the Power-Ups dropped there (HB-25, HB-54)."""
+    s.pos[seat] = room
+    drops = s.rooms[room][DROPS]
+    s.rooms[room][DROPS] = []
+    for pu in drops:
+        gain_powerup(s, seat, pu, ev)
+
+
+def enter(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> bool:
+    """Enter by any means: traps first, then the pick-up. False if the seat died on the way."""
+    if not spring_traps(s, seat, room, ev):
+        return False
+    say(ev, f"{name(s, seat)} enters {room_label(room).en}.", f"{name(s, seat)} vào {room_label(room).vi}.")
+    move_into(s, seat, room, ev)
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Fights
+
+
+def fight_monster(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
+    """HB-29/30: one d20 at or above the level wins the room and its reward."""
+    tile = tile_of(s, room)
+    assert tile is not None
+    die_roll, total = roll(s, seat, "Monster", ev)
+    consume_bonus(s, seat, "Monster")
+    won = total >= tile.level
+    verdict_en = f"the {tile.name.en} is beaten" if won else f"the {tile.name.en} wins"
+    verdict_vi = f"{tile.name.vi} bị đánh bại" if won else f"{tile.name.vi} thắng"
+    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {tile.level}: {verdict_en}.",
+        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {tile.level}: {verdict_vi}.")
+    if won:
+        win_room(s, seat, room, tile, ev)
+    else:
+        lose_room(s, room, ev)
+        damage(s, seat, tile.damage, "Monster", ev)
+
+
+def win_room(s: BarcadiaState, seat: Seat, room: int, tile: Room, ev: Events) -> None:
+    s.rooms[room][BEATEN] = True
+    say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
+    move_into(s, seat, room, ev)
+    grant(s, seat, tile, ev)
+
+
+def lose_room(s: BarcadiaState, room: int, ev: Events) -> None:
+    """HB-27: an undefeated Monster, Team Battle or Boss turns face down again."""
+    s.rooms[room][UP] = False
+    say(ev, f"Room {room} turns face down again.", f"Phòng {room} bị úp xuống lại.")
+
+
+def team_battle(s: BarcadiaState, seat: Seat, mate: Seat, room: int, ev: Events) -> None:
+    """HB-32: two d20s summed against the level; both share the reward or the damage."""
+    tile = tile_of(s, room)
+    assert tile is not None
+    d1, t1 = roll(s, seat, "Team", ev)
+    d2, t2 = roll(s, mate, "Team", ev)
+    consume_bonus(s, seat, "Team")
+    won = t1 + t2 >= tile.level
+    verdict_en = f"the {tile.name.en} is beaten" if won else f"the {tile.name.en} wins"
+    verdict_vi = f"{tile.name.vi} bị đánh bại" if won else f"{tile.name.vi} thắng"
+    say(ev, f"{name(s, seat)} rolled {shown(d1, t1)} and teammate {name(s, mate)} rolled {shown(d2, t2)}: "
+            f"{t1 + t2} against level {tile.level}: {verdict_en}.",
+        f"{name(s, seat)} tung {shown(d1, t1)} và đồng đội {name(s, mate)} tung {shown(d2, t2)}: "
+        f"{t1 + t2} so với cấp {tile.level}: {verdict_vi}.")
+    if won:
+        win_room(s, seat, room, tile, ev)
+        grant(s, mate, tile, ev)
+    else:
+        lose_room(s, room, ev)
+        damage(s, seat, tile.damage, "Team", ev)
+        damage(s, mate, tile.damage, "Team", ev)
+
+
+def contest(s: BarcadiaState, a: Seat, b: Seat, scope: str, ev: Events) -> bool:
+    """Both roll, ties reroll (HB-39, HB-57); True if ``a`` wins. Every roll is told."""
+    while True:
+        da, ta = roll(s, a, scope, ev)
+        db, tb = roll(s, b, scope, ev)
+        if ta == tb:
+            say(ev, f"{name(s, a)} rolled {shown(da, ta)} and {name(s, b)} rolled {shown(db, tb)}: a tie, both roll again.",
+                f"{name(s, a)} tung {shown(da, ta)} và {name(s, b)} tung {shown(db, tb)}: hòa, tung lại.")
+            continue
+        winner = a if ta > tb else b
+        say(ev, f"{name(s, a)} rolled {shown(da, ta)} against {name(s, b)}'s {shown(db, tb)}: {name(s, winner)} wins.",
+            f"{name(s, a)} tung {shown(da, ta)} so với {shown(db, tb)} của {name(s, b)}: {name(s, winner)} thắng.")
+        consume_bonus(s, a, scope)
+        return ta > tb
+
+
+def boss_battle(s: BarcadiaState, seat: Seat, boss_player: Seat, room: int, ev: Events) -> None:
+    """HB-39..41: a named opponent rolls for the Boss; the loser's side takes the Boss's damage."""
+    tile = tile_of(s, room)
+    assert tile is not None
+    say(ev, f"{name(s, boss_player)} plays the {tile.name.en}.", f"{name(s, boss_player)} đóng vai {tile.name.vi}.")
+    if contest(s, seat, boss_player, "Boss", ev):
+        say(ev, f"The {tile.name.en} is beaten.", f"{tile.name.vi} bị đánh bại.")
+        win_room(s, seat, room, tile, ev)
+        damage(s, boss_player, tile.damage, "Boss", ev)
+    else:
+        lose_room(s, room, ev)
+        damage(s, seat, tile.damage, "Boss", ev)
+
+
+def fight_guardian(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
+    """HB-44/45/47: traps first, then one d20 (Guardian/All effects only) against its level."""
+    if not spring_traps(s, seat, room, ev):
+        return
+    hoard = content().hoard
+    die_roll, total = roll(s, seat, "Guardian", ev)
+    consume_bonus(s, seat, "Guardian")
+    if total >= hoard.level:
+        say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {hoard.level}: "
+                f"the Grand Drink Guardian is beaten! {name(s, seat)} takes the Drink Hoard and wins.",
+            f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {hoard.level}: Người Giữ Cửa Đồ Uống Vĩ Đại "
+            f"bị đánh bại! {name(s, seat)} giành Kho Báu Đồ Uống và chiến thắng.")
+        s.pos[seat] = room
+        s.winner = seat
+        s.end_reason = "guardian"
+        s.phase = PHASE_OVER
+        s.pending = []
+        return
+    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {hoard.level}: the Guardian holds the Hoard.",
+        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {hoard.level}: Người Giữ Cửa vẫn giữ Kho Báu.")
+    damage(s, seat, hoard.damage, "Guardian", ev)
+
+
+def duel(s: BarcadiaState, attacker: Seat, defender: Seat, ev: Events, into: int | None = None) -> None:
+    """HB-57/58 (and HB-59 through a portal when ``into`` is given): 10 damage to the loser;
+    a winning attacker swaps rooms with the defender."""
+    target_room = s.pos[defender] if into is None else into
+    home = s.pos[attacker]
+    say(ev, f"{name(s, attacker)} duels {name(s, defender)}.", f"{name(s, attacker)} đấu tay đôi với {name(s, defender)}.")
+    won = contest(s, attacker, defender, "Duel", ev)
+    loser = defender if won else attacker
+    died = damage(s, loser, house_amount(s, "duel_damage", R.DUEL_DAMAGE), "Duel", ev)
+    if not won:
+        return
+    say(ev, f"{name(s, attacker)} takes {room_label(target_room).en}.", f"{name(s, attacker)} chiếm {room_label(target_room).vi}.")
+    move_into(s, attacker, target_room, ev)
+    if not died:
+        move_into(s, defender, home, ev)
+
+
+def card_of(card_id: str) -> Card:
+    return content().loot[card_id]

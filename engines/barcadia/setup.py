@@ -1,0 +1,136 @@
+"""Setting up a game (HB-12..18) and, for tests, building any position directly."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.barcadia import resolutions as R
+from engines.barcadia.content import content
+from engines.barcadia.hexes import START_POINT, random_layout
+from engines.barcadia.state import PHASE_PLACE, PHASE_TURN, BarcadiaState, new_turn_flags
+from engines.rng import Rng
+
+
+def empty_room(tile: str) -> list[Any]:
+    """A face-down room: [tile, up, known, beaten, traps, drops] (see ``state``)."""
+    return [tile, False, False, False, 0, []]
+
+
+def start_point() -> list[Any]:
+    return ["", True, True, False, 0, []]
+
+
+def dungeon_tiles(n_players: int, remove: bool, rng: Rng) -> list[str]:
+    """HB-13/14: the shuffled tiles, with the small-game removal when it applies."""
+    c = content()
+    tiles: list[str] = []
+    for kind in ("monster", "team", "boss", "reward", "portal", "hoard"):
+        ids = c.room_ids(kind)
+        rng.shuffle(ids)
+        if remove and n_players <= R.SMALL_GAME_MAX_PLAYERS:
+            ids = ids[R.SMALL_GAME_REMOVAL.get(kind, 0):]
+        tiles += ids
+    rng.shuffle(tiles)
+    return tiles
+
+
+def first_player(n: int, rng: Rng) -> tuple[int, list[list[int]]]:
+    """HB-18: everyone rolls a d20, ties for the highest reroll (among the tied)."""
+    contenders = list(range(n))
+    rolls: list[list[int]] = [[] for _ in range(n)]
+    while True:
+        for seat in contenders:
+            rolls[seat].append(rng.die(R.DIE))
+        best = max(rolls[seat][-1] for seat in contenders)
+        contenders = [seat for seat in contenders if rolls[seat][-1] == best]
+        if len(contenders) == 1:
+            return contenders[0], rolls
+
+
+def new_game(players: Sequence[str], opts: Mapping[str, Any], seed: int) -> BarcadiaState:
+    c = content()
+    n = len(players)
+    rng = Rng(seed)
+    tiles = dungeon_tiles(n, bool(opts["small_game_removal"]), rng)
+    loot = c.loot_deck()
+    rng.shuffle(loot)
+    pus = c.powerup_deck()
+    rng.shuffle(pus)
+    hands = [[loot.pop() for _ in range(R.STARTING_LOOT)] for _ in range(n)]
+    characters: list[str] = []
+    if opts["signature_moves"]:
+        chars = list(c.characters)
+        rng.shuffle(chars)
+        characters = chars[:n]
+    house_deck: list[str] = []
+    house_rule = ""
+    if opts["house_rules"]:
+        house_deck = list(c.house_rules)
+        rng.shuffle(house_deck)
+        house_rule = house_deck.pop(0)
+    first, rolls = first_player(n, rng)
+    s = BarcadiaState(
+        players=list(players), options=dict(opts), rng=0, layout=[[0, 0]], rooms=[start_point()],
+        pos=[0] * n, hp=[R.FULL_HP] * n, hands=hands, powerups=[[] for _ in range(n)], characters=characters,
+        autopass=[False] * n, shield=[0] * n, loot_deck=loot, loot_discard=[], powerup_deck=pus,
+        traps_left=R.TRAP_TOKENS, house_deck=house_deck, house_rule=house_rule, phase=PHASE_TURN,
+        turn_seat=first, turn=new_turn_flags(), start_rolls=rolls,
+    )
+    if opts["layout"] == "players":
+        # HB-15/16: deal round-robin, place in seat order from a random seat; nobody sees a tile.
+        start = rng.below(n)
+        s.phase = PHASE_PLACE
+        s.placing = {"tiles": tiles, "order": [(start + i) % n for i in range(len(tiles))]}
+    else:
+        hexes = random_layout(len(tiles), rng)
+        s.layout = [[0, 0]] + [[q, r] for q, r in hexes]
+        s.rooms = [start_point()] + [empty_room(t) for t in tiles]
+    s.rng = rng.state
+    return s
+
+
+def build_position(players: Sequence[str], rooms: Sequence[str], *, seed: int = 1,
+                   options: Mapping[str, Any] | None = None, **fields: Any) -> BarcadiaState:
+    """Test-only: a game whose dungeon is ``rooms`` laid in a ring-by-ring line from the SP.
+
+    ``rooms[i]`` is the tile id of room i+1; hexes are taken in the order ``random_layout`` would
+    number them for a full hex ring (1-6 touch the SP ...). Keyword ``fields`` overwrite state
+    fields (``pos``, ``hp``, ``hands``, ``powerups``, ``turn_seat`` ...) after set-up.
+    """
+    from engines.barcadia.engine import ENGINE
+
+    opts = ENGINE.resolve_options(options)
+    s = new_game(players, opts, seed)
+    hexes = ring_hexes(len(rooms))
+    s.layout = [[0, 0]] + [[q, r] for q, r in hexes]
+    s.rooms = [start_point()] + [empty_room(t) for t in rooms]
+    s.phase = PHASE_TURN
+    s.placing = {}
+    for key, value in fields.items():
+        if not hasattr(s, key):
+            raise AttributeError(f"BarcadiaState has no field {key!r}")
+        setattr(s, key, value)
+    return s
+
+
+def ring_hexes(count: int) -> list[tuple[int, int]]:
+    """Hexes around the SP ring by ring (distance 2, then 3 ...), clockwise from north."""
+    from engines.barcadia.hexes import DIRECTIONS, distance
+
+    out: list[tuple[int, int]] = []
+    radius = 2
+    sp = set(START_POINT)
+    order = list(DIRECTIONS.values())
+    while len(out) < count:
+        # walk the ring of this radius: start north, step around six sides
+        q, r = 0, -radius
+        ring = []
+        for side in range(6):
+            dq, dr = order[(side + 2) % 6]
+            for _ in range(radius):
+                ring.append((q, r))
+                q, r = q + dq, r + dr
+        out += [h for h in ring if h not in sp and distance(h) == radius]
+        radius += 1
+    return out[:count]

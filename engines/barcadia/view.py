@@ -1,0 +1,187 @@
+"""What one seat may see (``view``) and its plain-text rendering for a mail body.
+
+A view holds only public facts plus the viewer's own hand and own secret window choice.
+Face-down rooms nobody has seen show no tile; deck orders and the RNG never appear.
+``render`` draws a text map of the dungeon from the view alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.barcadia.content import content
+from engines.barcadia.hexes import START_POINT
+from engines.barcadia.state import BEATEN, DROPS, KNOWN, TILE, TRAPS, UP, BarcadiaState
+from engines.contract import Seat
+
+KIND_LETTER = {"monster": "M", "team": "T", "boss": "B", "reward": "R", "portal": "P", "hoard": "H"}
+
+
+def _card(deck: str, cid: str, lang_free: bool = True) -> dict[str, Any]:
+    c = content()
+    cards = c.loot if deck == "loot" else c.powerups if deck == "powerup" else c.characters if deck == "character" \
+        else c.house_rules
+    card = cards.get(cid)
+    if card is None:  # a planted marker or unknown id: show the id itself
+        return {"id": cid, "name": {"en": cid, "vi": cid}, "text": {"en": "", "vi": ""}, "timing": ""}
+    return {"id": cid, "name": card.name.to_json(), "text": card.text.to_json(), "timing": card.timing}
+
+
+def _room(s: BarcadiaState, i: int) -> dict[str, Any]:
+    r = s.rooms[i]
+    out: dict[str, Any] = {"n": i, "q": s.layout[i][0], "r": s.layout[i][1], "up": bool(r[UP]),
+                           "traps": r[TRAPS], "drops": [_card("powerup", p) for p in r[DROPS]] if r[DROPS] else []}
+    if i == 0:
+        out["kind"] = "start"
+        return out
+    tile = content().rooms.get(r[TILE]) if (r[UP] or r[KNOWN]) else None
+    if tile is not None:
+        out.update(kind=tile.kind, tile=tile.id, level=tile.level, damage=tile.damage, beaten=bool(r[BEATEN]))
+        if tile.kind in ("monster", "team", "boss"):
+            out["name"] = {"en": tile.name.en, "vi": tile.name.vi}
+    return out
+
+
+def make_view(s: BarcadiaState, seat: Seat | None) -> dict[str, Any]:
+    c = content()
+    players = []
+    for p in range(s.n):
+        players.append({
+            "seat": p, "name": s.players[p], "hp": s.hp[p], "room": s.pos[p],
+            "powerups": [_card("powerup", x) for x in s.powerups[p]], "loot": len(s.hands[p]),
+            "character": _card("character", s.characters[p]) if s.characters else None,
+            "autopass": s.autopass[p], "shield": s.shield[p],
+        })
+    window = s.window if s.phase == "window" else {}
+    chosen = window.get("chosen", {})
+    view: dict[str, Any] = {
+        "game": "barcadia", "you": seat, "phase": s.phase, "players": players,
+        "turn_seat": s.turn_seat, "turns": s.turns, "round": s.turns // max(1, s.n) + 1,
+        "turn_limit": s.options.get("turn_limit"),
+        "turn": {k: s.turn[k] for k in ("duels", "teleports", "actions", "acted", "bonus", "disarm")},
+        "rooms": [_room(s, i) for i in range(len(s.rooms))],
+        "placing": {"left": len(s.placing.get("tiles", [])), "next": s.placing["order"][0]} if s.placing else None,
+        "pending": [{"kind": p["kind"], "seat": p["seat"]} for p in s.pending[:1]],
+        "window": {"asked": window.get("asked", []), "chosen_by": sorted(int(k) for k in chosen),
+                   "my_choice": chosen.get(str(seat)) if seat is not None else None},
+        "decks": {"loot": len(s.loot_deck), "discard": len(s.loot_discard), "powerups": len(s.powerup_deck),
+                  "traps_left": s.traps_left},
+        "house_rule": _card("house", s.house_rule) if s.house_rule else None,
+        "guardian": {"level": c.hoard.level, "damage": c.hoard.damage},
+        "start_rolls": s.start_rolls,
+        "winner": s.winner, "end_reason": s.end_reason,
+        "hand": [_card("loot", x) for x in sorted(s.hands[seat])] if seat is not None else None,
+    }
+    return view
+
+
+# ---------------------------------------------------------------------------
+
+
+def _t(obj: Mapping[str, str], lang: str) -> str:
+    return obj.get(lang) or obj.get("en", "")
+
+
+def text_map(view: Mapping[str, Any]) -> list[str]:
+    """Flat-top hexes in doubled-row coordinates: column q, row 2r+q; 5 characters a cell."""
+    cells: dict[tuple[int, int], str] = {}
+    who: dict[int, str] = {}
+    for p in view["players"]:
+        who[p["room"]] = who.get(p["room"], "") + p["name"][:1].upper()
+    for room in view["rooms"]:
+        n = room["n"]
+        if n == 0:
+            continue
+        mark = KIND_LETTER.get(room.get("kind", ""), "?")
+        if room.get("kind") and not room["up"]:
+            mark = mark.lower()  # seen before, face down again
+        if room.get("beaten"):
+            mark = mark.lower() if not room["up"] else mark + ""
+        occ = who.get(n, "")[:1] or ("^" if room["traps"] else ("+" if room["drops"] else " "))
+        cells[(room["q"], 2 * room["r"] + room["q"])] = f"{n:>2}{mark}{occ}"
+    sp_occ = who.get(0, "")
+    for i, (q, r) in enumerate(START_POINT):
+        token = "SP" + (sp_occ[i * 2:i * 2 + 2] if sp_occ else "")
+        cells[(q, 2 * r + q)] = f"{token:<4}"[:4]
+    if not cells:
+        return []
+    x0 = min(x for x, _ in cells)
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for (x, y), token in cells.items():
+        rows.setdefault(y, []).append((x, token))
+    lines = []
+    for y in range(min(rows), max(rows) + 1):
+        row = ""
+        for x, token in sorted(rows.get(y, [])):
+            row = row.ljust((x - x0) * 5) + token
+        lines.append(row.rstrip())
+    return lines
+
+
+def render(view: Mapping[str, Any], lang: str) -> str:
+    vi = lang == "vi"
+    lines: list[str] = []
+    names = [p["name"] for p in view["players"]]
+    if view["winner"] >= 0:
+        lines.append(("Người thắng: " if vi else "Winner: ") + names[view["winner"]])
+    elif view["phase"] == "over":
+        lines.append("Trò chơi kết thúc, không ai thắng." if vi else "The game is over; nobody won.")
+    else:
+        lines.append((f"Vòng {view['round']} — lượt của " if vi else f"Round {view['round']} — turn of ")
+                     + names[view["turn_seat"]])
+    lines.append("")
+    lines.append("Bản đồ hầm ngục:" if vi else "Dungeon map:")
+    lines += ["  " + x for x in text_map(view)]
+    lines.append("Chú thích: ? úp chưa biết, M Quái Vật, T Đội Chiến, B Trùm, R Phần Thưởng, P Cổng, H Kho Báu; "
+                 "chữ thường = úp lại/đã đánh bại; chữ cái cuối = người chơi, ^ bẫy, + Thẻ Tăng Cường rơi"
+                 if vi else
+                 "Key: ? face down, M Monster, T Team Battle, B Boss, R Reward, P Portal, H Drink Hoard; "
+                 "lower case = face down again; last letter = player, ^ traps, + dropped Power-Up")
+    lines.append("")
+    for p in view["players"]:
+        pus = ", ".join(_t(x["name"], lang) for x in p["powerups"]) or "-"
+        room = "SP" if p["room"] == 0 else str(p["room"])
+        char = f" [{_t(p['character']['name'], lang)}]" if p.get("character") else ""
+        lines.append(f"  {p['name']}{char}: {p['hp']} HP, " + (f"phòng {room}, {p['loot']} thẻ CLP, tăng cường: {pus}"
+                                                             if vi else f"room {room}, {p['loot']} loot, power-ups: {pus}"))
+    notes = []
+    for room in view["rooms"]:
+        if room["traps"]:
+            notes.append(f"phòng {room['n']}: {room['traps']} bẫy" if vi else f"room {room['n']}: {room['traps']} trap(s)")
+        if room["drops"]:
+            notes.append(f"{'phòng' if vi else 'room'} {room['n']}: " + ", ".join(_t(d["name"], lang) for d in room["drops"]))
+        if room.get("kind") in ("monster", "team", "boss") and not room.get("beaten") and room["n"]:
+            notes.append(f"{room['n']}: {_t(room['name'], lang)}" + (f" L{room['level']}" if room["level"] else "")
+                         + f" D{room['damage']}")
+    if notes:
+        lines.append(("Ghi chú: " if vi else "Notes: ") + "; ".join(notes))
+    if view.get("house_rule"):
+        hr = view["house_rule"]
+        lines.append(("Luật Nhà: " if vi else "House Rule: ") + f"{_t(hr['name'], lang)} — {_t(hr['text'], lang)}")
+    g = view["guardian"]
+    lines.append((f"Người Giữ Cửa: cấp {g['level']}, sát thương {g['damage']}. " if vi else
+                  f"Guardian: level {g['level']}, damage {g['damage']}. ")
+                 + (f"Chồng CLP {view['decks']['loot']}, Tăng Cường {view['decks']['powerups']}, bẫy còn {view['decks']['traps_left']}."
+                    if vi else f"Loot deck {view['decks']['loot']}, Power-Ups {view['decks']['powerups']}, "
+                    f"trap tokens {view['decks']['traps_left']}."))
+    if view["hand"] is not None:
+        lines.append("")
+        lines.append("Thẻ trên tay bạn:" if vi else "Your hand:")
+        for card in view["hand"]:
+            when = {"between": "giữa lượt" if vi else "between turns", "turn": "trong lượt" if vi else "your turn"}.get(
+                card["timing"], "")
+            lines.append(f"  {card['id']} — {_t(card['name'], lang)} ({when}): {_t(card['text'], lang)}")
+        if not view["hand"]:
+            lines.append("  -")
+    w = view["window"]
+    if w["asked"]:
+        lines.append(("Giữa lượt, đang chờ: " if vi else "Between turns, waiting for: ")
+                     + ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"]))
+        if w.get("my_choice"):
+            lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + " ".join(str(x) for x in w["my_choice"]))
+    lines.append("")
+    lines.append("Lệnh: reveal 12 | enter 3 7 | portal 7 | hoard | duel bob | play dash | trap 12 | pass | autopass"
+                 if not vi else
+                 "Lệnh: lật 12 | vào 3 7 | cổng 7 | kho | đấu bob | dùng dash | bẫy 12 | bỏ qua | tự bỏ qua")
+    return "\n".join(lines)
