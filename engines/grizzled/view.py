@@ -127,7 +127,14 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                        f"{view['tile_counts'][p]}; Speech tokens: {view['speech_held'][p]}",
                        f"  bùa: {charm}; bài trên tay: {view['hand_sizes'][p]}; thẻ Hỗ trợ: "
                        f"{view['tile_counts'][p]}; token Phát biểu: {view['speech_held'][p]}"))
-        lines.append(T(f"  Hard Knocks: {knocks}", f"  Hard Knock: {knocks}"))
+        weight = view["weights"][p]
+        lines.append(T(f"  Hard Knocks (weight {weight}, 4 loses): {knocks}", f"  Hard Knock (nặng {weight}, 4 là thua): {knocks}"))
+    shown = [f for k in view["knocks"] for f in k] + list(view["hand"] or [])
+    kinds = [c.faces[f].knock for f in shown if f in c.faces and c.faces[f].knock]
+    helps = {k: c.knocks[k] for k in kinds if k}
+    if helps:
+        lines.append("")
+        lines.extend(f"* {kt.name.get(lang)}: {kt.help.get(lang)}" for kt in helps.values())
     if view["speech"]:
         sp = view["speech"]
         waiting = ", ".join(names[p] for p in sp["waiting"]) or "—"
