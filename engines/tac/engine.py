@@ -164,15 +164,24 @@ class TacEngine(Engine[TacState]):
                      legal: dict[Action, Board | None], commands: list[str]) -> Action:
         who = int(state.pending["victim"]) if state.pending and state.pending["kind"] == "devil" else seat
         board = state.board
-        parts: list[tuple[int, int, int | None]] = []
         raw = reading.parts
         if len(raw) == 1 and raw[0][1] == 0:
-            raw = [(raw[0][0], 7, raw[0][2])]
+            raw = [(raw[0][0], 7, raw[0][2])]  # "7 a2": all seven steps for one marble
+        elif len(raw) > 1:
+            # "7 a4 c3" without step numbers: colour letter + steps, as people write it
+            raw = [(m[0], int(m[1]), e) if k == 0 and len(m) == 2 else (m, k, e) for m, k, e in raw]
         examples = [c for c in commands if c.startswith("7")][:6] or commands[:6]
-        for written, steps, end in raw:
-            parts.append((self._seven_marble(board, who, written, examples), steps, end))
+        both = flow.both_ways(state)
+        after = board
+        done: list[tuple[int, int, int]] = []
         try:
-            done, after = seven.simulate(board, who, parts, flow.both_ways(state))
+            if sum(k for _, k, _ in raw) != 7:
+                raise seven.SplitError("the parts must add up to 7 steps")
+            for written, steps, end in raw:
+                # resolved part by part: after the fourth marble is home, letters mean the partner's
+                marble = self._seven_marble(after, who, written, steps, both, examples)
+                part, after = seven.simulate(after, who, [(marble, steps, end)], both, total=steps)
+                done.extend(part)
         except seven.SplitError as err:
             raise IllegalCommand(tr(f"Cannot carry out {text.strip()!r}: {err}. Examples: {', '.join(examples)}.",
                                     f"Không thực hiện được {text.strip()!r}. Ví dụ: {', '.join(examples)}."),
@@ -184,14 +193,17 @@ class TacEngine(Engine[TacState]):
         return Action("seven", tuple(part_text(m, k, e) for m, k, e in done))
 
     @staticmethod
-    def _seven_marble(board: Board, seat: int, written: str, examples: list[str]) -> int:
+    def _seven_marble(board: Board, seat: int, written: str, steps: int, both: bool, examples: list[str]) -> int:
+        """A written marble: a full name, or a colour letter when one marble of it can take the steps."""
         if written in MARBLE_BY_NAME:
             return MARBLE_BY_NAME[written]
         ctrl = controlled_seat(board, seat)
-        fits = [m for m in range(16) if marble_name(m).startswith(written) and board.pos[m] != WAIT
-                and m // 4 == ctrl]
+        fits = [m for m in range(4 * ctrl, 4 * ctrl + 4) if marble_name(m).startswith(written)
+                and board.pos[m] != WAIT and seven.part_results(board, m, steps, both)[steps]]
         if len(fits) == 1:
             return fits[0]
+        if not fits:
+            raise seven.SplitError(f"no marble of colour {written} can take {steps} steps now")
         raise AmbiguousCommand(tr(f"{written!r} may mean several marbles; write the full name, e.g. "
                                   f"{', '.join(examples)}.",
                                   f"{written!r} có thể là nhiều bi; hãy viết tên đầy đủ, ví dụ "

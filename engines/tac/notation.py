@@ -134,6 +134,9 @@ def read(text: str) -> Reading:
             continue
         elif r.card is None and tok in CARD_WORDS and not (tok.isdigit() and r.marbles):
             r.card = CARD_WORDS[tok]
+        elif re.fullmatch(r"[abcd][5-7]", tok):  # only a 7 part: colour and steps (``7 a5 c2``)
+            r.marbles.append(tok[0])
+            r.parts.append((tok[0], int(tok[1]), None))
         elif re.fullmatch(r"[abcd][1-4]?", tok):
             r.marbles.append(tok)
             r.parts.append((tok, 0, None))

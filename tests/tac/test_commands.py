@@ -62,6 +62,19 @@ def test_seven_split_syntaxes() -> None:
     assert E.parse(s, 0, "7 a2") == Action("seven", ("a2:7",))
 
 
+def test_seven_split_by_colour_letter_and_steps() -> None:
+    """The issue's own example ``7 a4 c3``: colour a four steps, then colour c three steps (here after
+    A's fourth marble reached home, TAC-48)."""
+    s = position("AH2 AH3 AH4 a61 c40", {0: ["7"]})
+    assert E.parse(s, 0, "7 a4 h1 c3") == Action("seven", ("a4:4>h1", "c1:3"))
+    lone = position("a10 b30", {0: ["7"]})
+    assert E.parse(lone, 0, "7 a4 a3") == Action("seven", ("a1:7",))
+    assert E.parse(lone, 0, "7 a5, a2") == Action("seven", ("a1:7",))
+    two = position("a10 a30", {0: ["7"]})
+    with pytest.raises(AmbiguousCommand):
+        E.parse(two, 0, "7 a4 a3")
+
+
 def test_seven_into_home_needs_the_destination_mark() -> None:
     s = position("a62", {0: ["7"]})
     assert E.parse(s, 0, "7 a1:7") == Action("seven", ("a1:7",))  # stays on the ring: field 5
