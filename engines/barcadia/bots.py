@@ -122,36 +122,42 @@ class HeuristicBot(Bot[BarcadiaState]):
                 if step is not None:
                     return step
             reveal = self.best_reveal(s, seat, acts)
-            if reveal is not None:
-                return reveal
+            if reveal is not None and reveal[0] >= 0:
+                return reveal[1]
+            worth = {i for i in range(1, len(s.rooms)) if not s.rooms[i][UP] and self.reveal_score(s, seat, i) >= 0}
             goals = {i for i in range(len(s.rooms)) if (moves.enterable(s, i) or s.pos[seat] == i)
-                     and any(not s.rooms[nb][UP] for nb in s.adj[i] if nb)}
+                     and any(nb in worth for nb in s.adj[i])}
             step = self.step_toward(s, seat, acts, goals)
             if step is not None:
                 return step
+            if reveal is not None:  # nothing better: fight what is there rather than stall
+                return reveal[1]
         elif t["acted"] and "dash" in plays:
             return plays["dash"]
         return moves.PASS
 
-    def best_reveal(self, s: BarcadiaState, seat: Seat, acts: list[Action]) -> Action | None:
-        c = content()
+    def reveal_score(self, s: BarcadiaState, seat: Seat, room: int) -> float:
+        """How much a face-down room is worth revealing; negative = better avoided for now."""
+        r = s.rooms[room]
+        score = 5.0 - r[TRAPS] * 2
+        if r[KNOWN]:
+            tile = content().rooms[r[TILE]]
+            if tile.kind == "boss":
+                score = 8.0
+            elif tile.kind == "monster":
+                score = 4.0 - tile.level / 5 - (3 if s.hp[seat] <= tile.damage else 0)
+            elif tile.kind == "team":
+                score = 1.0
+        return score
+
+    def best_reveal(self, s: BarcadiaState, seat: Seat, acts: list[Action]) -> tuple[float, Action] | None:
         best: tuple[float, Action] | None = None
         for a in acts:
-            if a.kind != "reveal":
-                continue
-            r = s.rooms[int(str(a.args[0]))]
-            score = 5.0 - r[TRAPS] * 2
-            if r[KNOWN]:
-                tile = c.rooms[r[TILE]]
-                if tile.kind == "boss":
-                    score = 8.0
-                elif tile.kind == "monster":
-                    score = 4.0 - tile.level / 5 - (3 if s.hp[seat] <= tile.damage else 0)
-                elif tile.kind == "team":
-                    score = 1.0
-            if best is None or score > best[0]:
-                best = (score, a)
-        return None if best is None or best[0] < 0 else best[1]
+            if a.kind == "reveal":
+                score = self.reveal_score(s, seat, int(str(a.args[0])))
+                if best is None or score > best[0]:
+                    best = (score, a)
+        return best
 
     def step_toward(self, s: BarcadiaState, seat: Seat, acts: list[Action], goals: set[int]) -> Action | None:
         if not goals or s.pos[seat] in goals:

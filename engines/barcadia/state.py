@@ -59,6 +59,8 @@ class BarcadiaState:
     window: dict[str, Any] = field(default_factory=dict)
     placing: dict[str, Any] = field(default_factory=dict)
     start_rolls: list[list[int]] = field(default_factory=list)
+    # Test-only: rolls to use before the RNG (scenario tests set them; real games never do).
+    loaded_dice: list[int] = field(default_factory=list)
     winner: int = -1
     end_reason: str = ""
     version: int = 0
@@ -77,7 +79,7 @@ class BarcadiaState:
         d = dict(self.__dict__)
         d["rooms"] = [[r[0], r[1], r[2], r[3], r[4], list(r[5])] for r in self.rooms]
         for key in ("pos", "hp", "characters", "autopass", "shield", "loot_deck", "loot_discard", "powerup_deck",
-                    "house_deck"):
+                    "house_deck", "loaded_dice"):
             d[key] = list(d[key])
         d["hands"] = [list(h) for h in self.hands]
         d["powerups"] = [list(p) for p in self.powerups]
