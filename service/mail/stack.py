@@ -34,6 +34,37 @@ DEFAULT_DOMAIN = "pbem.test"
 AUTO_CREATE_PASSWORD = "pbem"  # password of users created on first delivery (auto_create=True)
 
 
+def _make_pymap_behave_like_dovecot() -> None:
+    """Two fixes to pymap's in-memory backend, applied once per process.
+
+    1. Keywords: the dict backend's PERMANENTFLAGS lists only the system flags, so a custom
+       keyword (the service flags handled mail with one) silently became a session flag and
+       was gone on the next connection. Adding ``\\*`` (RFC 3501: any keyword may be stored
+       permanently) makes pymap keep them, as Dovecot does.
+    2. SEARCH: pymap evaluated SEARCH against the session's view *before* taking in mail
+       delivered since the last command, so a SEARCH sent right after a delivery missed it.
+       Refreshing the view first makes SEARCH see every message stored before the command
+       (Dovecot needs a NOOP before SEARCH for that; pymap now needs none).
+    """
+    from pymap.backend.dict.mailbox import MailboxData
+    from pymap.backend.mailbox import MailboxDataInterface
+    from pymap.backend.session import BaseSession
+    from pymap.parsing.specials.flag import Wildcard
+
+    if getattr(BaseSession, "_pbem_patched", False):
+        return
+    system_flags = MailboxDataInterface.permanent_flags.fget  # type: ignore[attr-defined]
+    MailboxData.permanent_flags = property(lambda self: system_flags(self) | {Wildcard})  # type: ignore[method-assign,assignment]
+    search = BaseSession.search_mailbox
+
+    async def search_mailbox(self: Any, selected: Any, keys: Any) -> Any:
+        await (await self._get_selected(selected)).update_selected(selected)
+        return await search(self, selected, keys)
+
+    BaseSession.search_mailbox = search_mailbox  # type: ignore[method-assign]
+    BaseSession._pbem_patched = True  # type: ignore[attr-defined]
+
+
 class _CoalescingWriter:
     """Buffers pymap's many small ``write()`` calls and sends them as one chunk on ``drain()``.
 
@@ -90,6 +121,7 @@ class LocalMailStack:
         self._config: PymapConfig | None = None
         self._servers: list[asyncio.Server] = []
         self._handler: FrontHandler | None = None
+        self._deliveries: dict[str, int] = {}
 
     # -- public interface ------------------------------------------------------------------
     @property
@@ -101,6 +133,12 @@ class LocalMailStack:
     def delivered(self) -> int:
         """How many recipient copies were stored since start."""
         return self._handler.delivered if self._handler else 0
+
+    def deliveries(self, address: str) -> int:
+        """How many messages were stored for ``address`` so far: a cheap "you have mail"
+        signal (like a phone's push notification) for pollers that would otherwise ask
+        the IMAP server every few milliseconds."""
+        return self._deliveries.get(base_address(address), 0)
 
     def add_user(self, address: str, password: str) -> None:
         """Create (or re-password) a mailbox; works before and after ``start()``."""
@@ -145,6 +183,7 @@ class LocalMailStack:
 
     # -- inside the loop ---------------------------------------------------------------------
     async def _start(self) -> None:
+        _make_pymap_behave_like_dovecot()
         args = Namespace(passlib_cfg=None, proxy_protocol=None, inherited_sockets=None, debug=False)
         config = PymapConfig(
             args,
@@ -211,6 +250,7 @@ class LocalMailStack:
             inbox = await session.mailbox_set.get_mailbox("INBOX")
             message = AppendMessage(trace_headers(mail_from, original_rcpt) + data, datetime.now(UTC))
             await inbox.append(message, recent=True)
+        self._deliveries[user] = self._deliveries.get(user, 0) + 1
 
 
 def __getattr__(name: str) -> object:

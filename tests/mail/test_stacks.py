@@ -116,3 +116,48 @@ def test_several_recipients_each_get_one_copy(any_stack: MailStack) -> None:
     )
     assert len(fetch_all(any_stack, "a@pbem.test", PASSWORD)) == 1
     assert len(fetch_all(any_stack, "b@pbem.test", PASSWORD)) == 1
+
+
+def test_custom_keyword_survives_reconnect(any_stack: MailStack) -> None:
+    """The service marks handled mail with a keyword; it must be stored, not session-only."""
+    any_stack.add_user(SERVICE, PASSWORD)
+    send_mail(any_stack, _message("one", SERVICE), "ann@example.test", SERVICE)
+    first = open_imap(any_stack.host, any_stack.imap_port, SERVICE, PASSWORD)
+    first.select_folder("INBOX")
+    uids = first.search("ALL")
+    first.add_flags(uids, [b"PbemDone"])
+    first.logout()
+    second = open_imap(any_stack.host, any_stack.imap_port, SERVICE, PASSWORD)
+    second.select_folder("INBOX")
+    try:
+        assert second.search(["KEYWORD", "PbemDone"]) == uids
+        assert second.search(["NOT", "KEYWORD", "PbemDone"]) == []
+    finally:
+        second.logout()
+
+
+def test_search_after_noop_sees_mail_delivered_since_the_last_command(any_stack: MailStack) -> None:
+    """IMAP only promises new mail to a selected session after a sync such as NOOP (Dovecot
+    does not sync before SEARCH): a poller must NOOP before it searches."""
+    any_stack.add_user(SERVICE, PASSWORD)
+    client = open_imap(any_stack.host, any_stack.imap_port, SERVICE, PASSWORD)
+    client.select_folder("INBOX")
+    try:
+        for n in range(1, 4):
+            send_mail(any_stack, _message(f"m{n}", SERVICE), "ann@example.test", SERVICE)
+            client.noop()
+            assert len(client.search(["NOT", "KEYWORD", "PbemDone"])) == n
+    finally:
+        client.logout()
+
+
+def test_local_stack_search_sees_new_mail_even_without_noop(mail_stack: LocalMailStack) -> None:
+    mail_stack.add_user(SERVICE, PASSWORD)
+    client = open_imap(mail_stack.host, mail_stack.imap_port, SERVICE, PASSWORD)
+    client.select_folder("INBOX")
+    try:
+        for n in range(1, 4):
+            send_mail(mail_stack, _message(f"m{n}", SERVICE), "ann@example.test", SERVICE)
+            assert len(client.search(["NOT", "KEYWORD", "PbemDone"])) == n
+    finally:
+        client.logout()
