@@ -33,7 +33,7 @@ WORDS = {
     "before": ("before", "above", "over", "truoc"),
 }
 KEYWORD = {w: k for k, ws in WORDS.items() for w in ws}
-FILLER = {"the", "card", "at", "then", "and", "fighter", "o", "vi", "tri", "va", "roi", "la"}
+FILLER = {"the", "card", "at", "then", "and", "fighter", "o", "vi", "tri", "va", "roi", "la", "cung", "of", "deck"}
 
 
 def normalize(text: str) -> str:
