@@ -27,7 +27,7 @@ from engines.contract import (
 )
 from engines.rng import Rng
 from engines.tac import cards as cardlib
-from engines.tac import flow, notation, seven
+from engines.tac import dealing, flow, notation, seven
 from engines.tac.board import HOME, LETTERS, WAIT, Board, controlled_seat, marble_name
 from engines.tac.bots import HeuristicBot
 from engines.tac.labels import label
@@ -64,7 +64,7 @@ class TacEngine(Engine[TacState]):
         dealer = rng.below(4)
         state = TacState(players=list(players), options=opts, rng=rng.state, deck=deck, pile=[],
                          hands=[[], [], [], []], pos=[WAIT] * 16, fresh=[False] * 16, dealer=dealer)
-        flow.deal(state)
+        dealing.deal(state)
         return state
 
     def to_json(self, state: TacState) -> str:
@@ -222,7 +222,7 @@ class TacEngine(Engine[TacState]):
         s = state.clone()
         s.version += 1
         if s.phase == "exchange":
-            return s, flow.choose_gift(s, seat, str(action.args[0]))
+            return s, dealing.choose_gift(s, seat, str(action.args[0]))
         return s, flow.play(s, seat, action, after)
 
     def _written_seven(self, state: TacState, seat: Seat, action: Action) -> Board:
