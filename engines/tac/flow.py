@@ -13,6 +13,7 @@ from engines.contract import Action, Event, tr
 from engines.tac import cards as cardlib
 from engines.tac import dealing
 from engines.tac.board import Board
+from engines.tac.dealing import names
 from engines.tac.labels import changes
 from engines.tac.plays import Context, Uses, action_card, card_uses
 from engines.tac.rules import TAC_AFTER_FOOL_PLAYABLE
@@ -25,10 +26,6 @@ def both_ways(state: TacState) -> bool:
 
 def context(state: TacState, seat: int) -> Context:
     return Context(both_ways(state), bool(state.hands[(seat + 1) % 4]))
-
-
-def names(state: TacState, seat: int) -> str:
-    return state.players[seat]
 
 
 # ---------------------------------------------------------------------------
