@@ -172,6 +172,23 @@ class Service:
 
     # -- conveniences for the CLI, demo and benchmarks --------------------------------------
 
+    def add_player(self, address: str, name: str, lang: str = "en", tz: str = "UTC") -> int:
+        """``create_player`` in its own transaction; returns the player id."""
+        with self.session() as s:
+            player = create_player(s, address, name, lang, tz, ctx=self.ctx)
+            s.commit()
+            assert player.id is not None
+            return player.id
+
+    def new_game(self, engine_id: str, players: list[str], options: dict[str, Any] | None = None,
+                 seed: int | None = None) -> int:
+        """``create_game`` in its own transaction (first mails queued with it); returns the id."""
+        with self.session() as s:
+            game = create_game(s, engine_id, players, options, seed, ctx=self.ctx)
+            s.commit()
+            assert game.id is not None
+            return game.id
+
     def quarantined(self) -> list[InboundMail]:
         with self.session() as s:
             return list(s.exec(select(InboundMail).where(InboundMail.status == "quarantined")).all())

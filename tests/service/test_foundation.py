@@ -94,3 +94,16 @@ def test_lookup_knows_issued_keys_only(db: Engine) -> None:
         assert lookup_key(s, SECRET, make_key(SECRET, game.id, 1, "3")) is None  # never issued
         assert lookup_key(s, "another-secret-xxxxxxxx", key) is None  # MAC does not verify
         assert lookup_key(s, SECRET, "short") is None
+
+
+def test_migrations_match_the_models(db: Engine) -> None:
+    """A model change without its Alembic migration fails here, not in production."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+    from sqlmodel import SQLModel
+
+    import service.models  # noqa: F401
+
+    with db.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), SQLModel.metadata)
+    assert diff == []

@@ -60,6 +60,7 @@ class World:
     service: Service
     clock: ManualClock
     seen: dict[str, int] = field(default_factory=dict)
+    connections: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def create(cls, stack: Any, tmp: Path, **extra: Any) -> World:
@@ -88,6 +89,22 @@ class World:
         mails = self.mails(address)
         assert mails, f"{address} has no mail"
         return mails[-1]
+
+    def latest(self, address: str) -> EmailMessage:
+        """Only the newest mail, over one kept-open connection per player (long games)."""
+        from service.mail.imapconn import open_imap
+
+        client = self.connections.get(address)
+        if client is None:
+            client = self.connections[address] = open_imap(self.stack.host, self.stack.imap_port, address, PASSWORD)
+        client.select_folder("INBOX", readonly=True)  # re-select: see mail that arrived meanwhile
+        uid = max(client.search("ALL"))
+        return parse(client.fetch([uid], ["BODY.PEEK[]"])[uid][b"BODY[]"])
+
+    def close(self) -> None:
+        for client in self.connections.values():
+            client.logout()
+        self.connections.clear()
 
     def new_mails(self, address: str) -> list[EmailMessage]:
         """Mails that arrived since the last call for this address."""
