@@ -1,0 +1,101 @@
+"""The demo's mail archive: every mail as an ``.eml`` file and an ``index.html`` to browse them.
+
+Mail is read back over IMAP from each mailbox — the players' (what the service sent them)
+and the service's (what the players sent) — so the archive shows exactly what was delivered.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import html
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from service.mail.imapconn import open_imap
+
+GAME_TAG = re.compile(r"\[([A-Z0-9_-]+) #(\d+)\]")
+
+
+class _Stack(Protocol):
+    host: str
+    imap_port: int
+
+
+def _fetch(stack: _Stack, address: str, password: str) -> list[bytes]:
+    client = open_imap(stack.host, stack.imap_port, address, password)
+    try:
+        client.select_folder("INBOX", readonly=True)
+        uids = sorted(client.search("ALL"))
+        out: list[bytes] = []
+        for start in range(0, len(uids), 200):
+            chunk = uids[start : start + 200]
+            data = client.fetch(chunk, ["BODY.PEEK[]"])
+            out += [bytes(data[u][b"BODY[]"]) for u in chunk if u in data]
+        return out
+    finally:
+        client.logout()
+
+
+def write_archive(
+    out_dir: Path,
+    stack: _Stack,
+    service_address: str,
+    service_password: str,
+    games: Sequence[Any],
+    bots: Sequence[Any],
+) -> tuple[Path, Path, int]:
+    """Write ``out_dir/mail/<address>/NNNN.eml`` and ``out_dir/index.html``; returns paths and count."""
+    mail_dir = out_dir / "mail"
+    # entries[game tag][player address] -> list of (direction, subject, relative path)
+    entries: dict[str, dict[str, list[tuple[str, str, str]]]] = defaultdict(lambda: defaultdict(list))
+    count = 0
+    mailboxes = [(bot.address, bot.password) for bot in bots] + [(service_address, service_password)]
+    for address, password in mailboxes:
+        folder = mail_dir / address
+        folder.mkdir(parents=True, exist_ok=True)
+        for n, raw in enumerate(_fetch(stack, address, password), start=1):
+            path = folder / f"{n:04d}.eml"
+            path.write_bytes(raw)
+            count += 1
+            msg = email.message_from_bytes(raw, policy=email.policy.default)
+            subject = str(msg.get("Subject", ""))
+            tag = GAME_TAG.search(subject)
+            game = f"{tag.group(1)} #{tag.group(2)}" if tag else "other"
+            if address == service_address:
+                sender = email.utils.parseaddr(str(msg.get("From", "")))[1].lower()
+                entries[game][sender].append(("sent", subject, path.relative_to(out_dir).as_posix()))
+            else:
+                entries[game][address].append(("received", subject, path.relative_to(out_dir).as_posix()))
+    index = out_dir / "index.html"
+    index.write_text(_index_html(entries, games), encoding="utf-8")
+    return index, mail_dir, count
+
+
+def _index_html(entries: dict[str, dict[str, list[tuple[str, str, str]]]], games: Sequence[Any]) -> str:
+    rows: list[str] = [
+        "<!doctype html><meta charset='utf-8'><title>pbem demo mail</title>",
+        "<style>body{font-family:sans-serif;max-width:70em;margin:auto}details{margin:.3em 0}"
+        "td{padding:0 .6em}.sent{color:#06c}</style>",
+        "<h1>pbem demo: every mail, per game and player</h1>",
+        "<p>Open a <code>.eml</code> file with any mail client, or read it as text.</p>",
+    ]
+    by_tag = {f"{g.engine_id.upper()} #{g.game_id}": g for g in games}
+    for tag in sorted(entries, key=lambda t: (t == "other", t)):
+        game = by_tag.get(tag)
+        summary = f" — {html.escape(game.status)}, {game.moves} moves" if game else ""
+        rows.append(f"<h2>{html.escape(tag)}{summary}</h2>")
+        if game and game.outcome:
+            rows.append(f"<p>Outcome: {html.escape(str(game.outcome))}</p>")
+        for player, mails in sorted(entries[tag].items()):
+            rows.append(f"<details><summary>{html.escape(player)} — {len(mails)} mails</summary><table>")
+            for direction, subject, path in mails:
+                rows.append(
+                    f"<tr class='{direction}'><td>{direction}</td>"
+                    f"<td><a href='{html.escape(path)}'>{html.escape(subject)}</a></td></tr>"
+                )
+            rows.append("</table></details>")
+    return "\n".join(rows) + "\n"
