@@ -43,9 +43,10 @@ def marble_name(marble: int) -> str:
 MARBLE_NAMES: tuple[str, ...] = tuple(f"{LETTERS[m // 4]}{m % 4 + 1}" for m in range(MARBLES))
 
 
-def field_name(marble: int, p: int) -> str:
+def field_name(marble: int, p: int, lang: str = "en") -> str:
+    """``15``, ``AH2`` or the waiting area, as shown in move descriptions."""
     if p == WAIT:
-        return "waiting"
+        return "chờ" if lang == "vi" else "waiting"
     if p >= HOME:
         return f"{LETTERS[owner(marble)].upper()}H{p - HOME + 1}"
     return str(p)
@@ -76,7 +77,7 @@ class Board:
         return taken
 
     def finished(self, seat: int) -> bool:
-        return all(self.pos[m] >= HOME for m in range(4 * seat, 4 * seat + 4))
+        return min(self.pos[4 * seat:4 * seat + 4]) >= HOME
 
     def team_finished(self, team_id: int) -> bool:
         return self.finished(team_id) and self.finished(team_id + 2)

@@ -130,6 +130,7 @@ def describe(state: TacState, seat: int, action: Action, before: Board, after: B
     card = action_card(action)
     en_card, vi_card = cardlib.name(card), cardlib.name(card, "vi")
     moved, knocked = changes(before, after) if after is not None else ([], [])
+    moved_vi = changes(before, after, "vi")[0] if after is not None else []
     en = f"{who} plays {en_card}"
     vi = f"{who} đánh lá {vi_card}"
     if action.kind == "skip":
@@ -137,7 +138,7 @@ def describe(state: TacState, seat: int, action: Action, before: Board, after: B
         vi += f": {names(state, (seat + 1) % 4)} bị mất lượt"
     if moved:
         en += ": " + ", ".join(moved)
-        vi += ": " + ", ".join(moved)
+        vi += ": " + ", ".join(moved_vi)
     if knocked:
         en += "; knocked out: " + ", ".join(knocked)
         vi += "; bị đánh về: " + ", ".join(knocked)

@@ -9,7 +9,7 @@ from engines.tac.plays import action_card
 from engines.tac.state import TacState
 
 
-def changes(before: Board, after: Board) -> tuple[list[str], list[str]]:
+def changes(before: Board, after: Board, lang: str = "en") -> tuple[list[str], list[str]]:
     """Marbles that moved (``a1 10→15``) and marbles knocked to their waiting areas."""
     moved: list[str] = []
     knocked: list[str] = []
@@ -18,7 +18,7 @@ def changes(before: Board, after: Board) -> tuple[list[str], list[str]]:
             if after.pos[m] == WAIT:
                 knocked.append(marble_name(m))
             else:
-                moved.append(f"{marble_name(m)} {field_name(m, before.pos[m])}→{field_name(m, after.pos[m])}")
+                moved.append(f"{marble_name(m)} {field_name(m, before.pos[m], lang)}→{field_name(m, after.pos[m], lang)}")
     return moved, knocked
 
 
@@ -55,12 +55,13 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
     if after is None:
         return tr(f"play {en_card}", f"đánh lá {vi_card}")
     moved, knocked = changes(before, after)
+    moved_vi = changes(before, after, "vi")[0]
     if kind in ("open",) or (kind == "angel" and action.args[:1] == ("start",)):
         en = f"{en_card}: open, " + ", ".join(moved)
-        vi = f"{vi_card}: mở, " + ", ".join(moved)
+        vi = f"{vi_card}: mở, " + ", ".join(moved_vi)
     else:
         en = f"{en_card}: " + (", ".join(moved) or "no marble moves")
-        vi = f"{vi_card}: " + (", ".join(moved) or "không bi nào di chuyển")
+        vi = f"{vi_card}: " + (", ".join(moved_vi) or "không bi nào di chuyển")
     if knocked:
         en += " (knocks " + ", ".join(knocked) + ")"
         vi += " (đánh về " + ", ".join(knocked) + ")"
