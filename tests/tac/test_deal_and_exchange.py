@@ -130,3 +130,17 @@ def test_TAC_25_player_with_empty_hand_is_skipped() -> None:
     s = position("a10 c20", {0: ["2"], 2: ["3"]})
     s, _ = E.apply(s, 0, E.parse(s, 0, "2 a1"))
     assert s.turn == 2
+
+
+def test_card_data_is_validated_on_load() -> None:
+    """Content is data: a broken ``cards.toml`` fails loudly, naming the problem."""
+    from importlib import resources
+
+    good = resources.files("engines.tac").joinpath("cards.toml").read_text("utf-8")
+    assert set(cardlib.load_cards(good)) == set(cardlib.CARDS)
+    with pytest.raises(cardlib.CardDataError, match="deck sizes"):
+        cardlib.load_cards(good.replace("count = 9\norder = 1\n", "count = 8\norder = 1\n", 1))
+    with pytest.raises(cardlib.CardDataError, match="unknown card id '11'"):
+        cardlib.load_cards(good + '\n[cards."11"]\ncount = 1\norder = 11\nen = "11"\nvi = "11"\n')
+    with pytest.raises(cardlib.CardDataError, match="needs en"):
+        cardlib.load_cards(good.replace('en = "Trickser"\n', "", 1))

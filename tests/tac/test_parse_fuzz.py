@@ -37,6 +37,8 @@ def test_parse_never_crashes(which: int, words: list[str]) -> None:
 @given(st.text(max_size=30))
 def test_parse_never_crashes_on_any_text(text: str) -> None:
     try:
-        E.parse(POSITIONS[0], 0, text)
-    except CommandError:
-        pass
+        action = E.parse(POSITIONS[0], 0, text)
+    except CommandError as err:
+        assert err.message.en and err.message.vi
+        return
+    E.apply(POSITIONS[0], 0, action)
