@@ -139,7 +139,7 @@ class HeuristicBot(Bot[BarcadiaState]):
     def reveal_score(self, s: BarcadiaState, seat: Seat, room: int) -> float:
         """How much a face-down room is worth revealing; negative = better avoided for now."""
         r = s.rooms[room]
-        score = 5.0 - r[TRAPS] * 2
+        score = 5.0 - int(r[TRAPS]) * 2
         if r[KNOWN]:
             tile = content().rooms[r[TILE]]
             if tile.kind == "boss":

@@ -51,6 +51,7 @@ class BarcadiaEngine(Engine[BarcadiaState]):
 
     def __init__(self) -> None:
         self._cache: tuple[BarcadiaState, int, Seat, list[Action]] | None = None
+        self._choices: tuple[BarcadiaState, int, Seat, list[Choice]] | None = None
 
     # -- creating and storing -------------------------------------------------
 
@@ -91,7 +92,12 @@ class BarcadiaEngine(Engine[BarcadiaState]):
         return acts
 
     def legal_actions(self, state: BarcadiaState, seat: Seat) -> list[Choice]:
-        return [Choice(a, format_action(state, a), label(state, seat, a)) for a in self._legal(state, seat)]
+        c = self._choices
+        if c is not None and c[0] is state and c[1] == state.version and c[2] == seat:
+            return list(c[3])
+        choices = [Choice(a, format_action(state, a), label(state, seat, a)) for a in self._legal(state, seat)]
+        self._choices = (state, state.version, seat, choices)
+        return list(choices)
 
     def parse(self, state: BarcadiaState, seat: Seat, text: str) -> Action:
         return parse_command(state, seat, text, self._legal(state, seat))

@@ -2,7 +2,8 @@
 
 A view holds only public facts plus the viewer's own hand and own secret window choice.
 Face-down rooms nobody has seen show no tile; deck orders and the RNG never appear.
-``render`` draws a text map of the dungeon from the view alone.
+The view carries a text map of the dungeon (``map``, drawn from public facts only) that
+``render`` prints with the players, notes and the viewer's hand.
 """
 
 from __future__ import annotations
@@ -44,6 +45,22 @@ def _room(s: BarcadiaState, i: int) -> dict[str, Any]:
 
 
 def make_view(s: BarcadiaState, seat: Seat | None) -> dict[str, Any]:
+    view = dict(public_view(s))
+    chosen = s.window.get("chosen", {}) if s.phase == "window" else {}
+    view["you"] = seat
+    view["window"] = dict(view["window"], my_choice=chosen.get(str(seat)) if seat is not None else None)
+    view["hand"] = [_card("loot", x) for x in sorted(s.hands[seat])] if seat is not None else None
+    return view
+
+
+_PUBLIC_CACHE: list[tuple[BarcadiaState, int, dict[str, Any]]] = []
+
+
+def public_view(s: BarcadiaState) -> dict[str, Any]:
+    """Everything every seat may see, built once per position object (views are per seat)."""
+    for state, version, cached in _PUBLIC_CACHE:
+        if state is s and version == s.version:
+            return cached
     c = content()
     players = []
     for p in range(s.n):
@@ -54,25 +71,24 @@ def make_view(s: BarcadiaState, seat: Seat | None) -> dict[str, Any]:
             "autopass": s.autopass[p], "shield": s.shield[p],
         })
     window = s.window if s.phase == "window" else {}
-    chosen = window.get("chosen", {})
     view: dict[str, Any] = {
-        "game": "barcadia", "you": seat, "phase": s.phase, "players": players,
+        "game": "barcadia", "phase": s.phase, "players": players,
         "turn_seat": s.turn_seat, "turns": s.turns, "round": s.turns // max(1, s.n) + 1,
         "turn_limit": s.options.get("turn_limit"),
         "turn": {k: s.turn[k] for k in ("duels", "teleports", "actions", "acted", "bonus", "disarm")},
         "rooms": [_room(s, i) for i in range(len(s.rooms))],
         "placing": {"left": len(s.placing.get("tiles", [])), "next": s.placing["order"][0]} if s.placing else None,
         "pending": [{"kind": p["kind"], "seat": p["seat"]} for p in s.pending[:1]],
-        "window": {"asked": window.get("asked", []), "chosen_by": sorted(int(k) for k in chosen),
-                   "my_choice": chosen.get(str(seat)) if seat is not None else None},
+        "window": {"asked": window.get("asked", []), "chosen_by": sorted(int(k) for k in window.get("chosen", {}))},
         "decks": {"loot": len(s.loot_deck), "discard": len(s.loot_discard), "powerups": len(s.powerup_deck),
                   "traps_left": s.traps_left},
         "house_rule": _card("house", s.house_rule) if s.house_rule else None,
         "guardian": {"level": c.hoard.level, "damage": c.hoard.damage},
         "start_rolls": s.start_rolls,
         "winner": s.winner, "end_reason": s.end_reason,
-        "hand": [_card("loot", x) for x in sorted(s.hands[seat])] if seat is not None else None,
     }
+    view["map"] = text_map(view)
+    _PUBLIC_CACHE[:] = [*_PUBLIC_CACHE[-3:], (s, s.version, view)]
     return view
 
 
@@ -132,7 +148,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                      + names[view["turn_seat"]])
     lines.append("")
     lines.append("Bản đồ hầm ngục:" if vi else "Dungeon map:")
-    lines += ["  " + x for x in text_map(view)]
+    lines += ["  " + x for x in view["map"]]
     lines.append("Chú thích: ? úp chưa biết, M Quái Vật, T Đội Chiến, B Trùm, R Phần Thưởng, P Cổng, H Kho Báu; "
                  "chữ thường = úp lại/đã đánh bại; chữ cái cuối = người chơi, ^ bẫy, + Thẻ Tăng Cường rơi"
                  if vi else
