@@ -72,6 +72,8 @@ def outcomes(board: Board, seat: int, both_ways: bool, total: int = 7) -> dict[t
     """One canonical split per distinct end position (first found in marble/step order)."""
     results: dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple[tuple[Part, ...], Board]] = {}
     visited: set[tuple[tuple[int, ...], tuple[bool, ...], int, frozenset[int]]] = set()
+    # the same position is reached with different "used" sets: its single-marble results are shared
+    parts_cache: dict[tuple[tuple[tuple[int, ...], tuple[bool, ...]], int], list[list[Board]]] = {}
 
     def rec(b: Board, left: int, used: frozenset[int], parts: tuple[Part, ...]) -> None:
         if left == 0:
@@ -82,10 +84,14 @@ def outcomes(board: Board, seat: int, both_ways: bool, total: int = 7) -> dict[t
             return
         visited.add(memo)
         ctrl = controlled_seat(b, seat)
+        key = b.key()
         for m in range(4 * ctrl, 4 * ctrl + 4):
             if m in used or b.pos[m] == WAIT:
                 continue
-            layers = part_results(b, m, left, both_ways)
+            cached = parts_cache.get((key, m))
+            if cached is None or len(cached) <= left:
+                cached = parts_cache[(key, m)] = part_results(b, m, left, both_ways)
+            layers = cached
             for k in range(1, left + 1):
                 for nb in layers[k]:
                     rec(nb, left - k, used | {m}, (*parts, (m, k, nb.pos[m])))
