@@ -42,3 +42,45 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         result = demo_on_console(out, engine, games, seed, timeout)
         if not result.all_finished:
             raise typer.Exit(1)
+
+    @bench.command("pipeline")
+    def bench_pipeline(
+        replies: int = typer.Option(2000, "--replies", help="Replies put in the inbox (one per live game)."),
+        dovecot: bool = typer.Option(
+            False, "--dovecot", help="Run on Dovecot instead of the pure-Python stack."
+        ),
+        engine: list[str] = typer.Option(  # noqa: B008
+            [], "--engine", "-e", help="Engine id; repeat. Default: every landed engine, mixed."
+        ),
+        seed: int = typer.Option(1, help="Seed of the games and replies."),
+    ) -> None:
+        """The whole service vs raw IMAP+SMTP on the same mails: rates, ratio, latency, memory."""
+        from bench.pipeline import run_pipeline
+
+        report = run_pipeline(replies, dovecot=dovecot, engine_ids=engine or None, seed=seed, echo=typer.echo)
+        typer.echo("\n".join(report.lines()))
+
+    @bench.command("scale")
+    def bench_scale(
+        replies: int = typer.Option(100, "--replies", help="New replies per measured poll cycle."),
+        games: list[int] = typer.Option(  # noqa: B008
+            [1000, 10000], "--games", help="Numbers of live TAC games to measure at (ascending; repeat)."
+        ),
+        seed: int = typer.Option(1, help="Seed."),
+    ) -> None:
+        """One poll cycle with new replies at 1,000 and 10,000 live games (4 players each)."""
+        from bench.scale import run_scale
+
+        reports = run_scale(sorted(games), replies, seed, echo=typer.echo)
+        for r in reports:
+            typer.echo(
+                f"{r.games:>7,} games {r.players:>7,} players: cycle {r.cycle_s:.2f} s for {r.replies} replies"
+            )
+        if len(reports) > 1:
+            first, last = reports[0], reports[-1]
+            typer.echo(
+                f"cycle time x{last.cycle_s / first.cycle_s:.2f} for x{last.games / first.games:.0f} games: "
+                "the cost follows the new mail, not the number of games"
+                if last.cycle_s < 2 * first.cycle_s
+                else f"cycle time x{last.cycle_s / first.cycle_s:.2f} for x{last.games / first.games:.0f} games"
+            )

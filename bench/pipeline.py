@@ -1,0 +1,201 @@
+"""``pbem bench pipeline``: the whole service against the raw mail I/O it cannot beat.
+
+N replies (default 2,000) across N live games of mixed engines are put in the service's inbox;
+the service then takes them all in (fetch, store, route, extract, parse, apply, render, queue)
+and sends every mail they cause. In the same run the raw baseline moves the same bytes with
+no processing: the N replies fetched over IMAP (``BODY.PEEK[]``, batches of 100) and as many
+outgoing mails as the service sent, sent over one SMTP connection. Printed: mails/s for both,
+their ratio, the p50/p95 latency from a reply's arrival in the inbox to the last of its mails
+being sent (all N arrive before the service starts, so this includes queueing), and the peak
+memory (RSS) of this process — which also hosts the in-process pymap stack.
+
+Runs on the pure-Python stack by default and on Dovecot with ``--dovecot``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import resource
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosmtplib
+from sqlmodel import col, select
+
+import engines
+from bench.scale import (
+    SERVICE_ADDRESS,
+    SERVICE_PASSWORD,
+    World,
+    bench_settings,
+    inject,
+    poll_cycle,
+    reply_for,
+)
+from service.mail.imapconn import open_imap
+from service.models import InboundMail, Outbox
+from service.runtime import Service
+
+
+@dataclass
+class PipelineReport:
+    stack: str
+    engines: list[str]
+    replies: int
+    applied: int
+    mails_sent: int
+    service_s: float
+    raw_fetch_s: float
+    raw_send_s: float
+    latency_p50_s: float
+    latency_p95_s: float
+    peak_rss_mb: float
+    setup_s: float
+
+    @property
+    def service_rate(self) -> float:
+        """Replies per second through the whole service."""
+        return self.replies / self.service_s
+
+    @property
+    def raw_rate(self) -> float:
+        """Replies per second when only the same mail I/O is done (fetch N, send as many)."""
+        return self.replies / (self.raw_fetch_s + self.raw_send_s)
+
+    @property
+    def ratio(self) -> float:
+        return self.service_rate / self.raw_rate
+
+    def lines(self) -> list[str]:
+        return [
+            f"stack: {self.stack}; engines: {', '.join(self.engines)}; {self.replies:,} replies in "
+            f"{self.replies:,} live games (setup {self.setup_s:.0f} s)",
+            f"service: {self.service_rate:,.1f} replies/s ({self.service_s:.1f} s; {self.applied:,} applied, "
+            f"{self.mails_sent:,} mails sent = {self.mails_sent / self.service_s:,.1f} mails/s out)",
+            f"raw mail I/O: {self.raw_rate:,.1f} replies/s (IMAP fetch {self.replies / self.raw_fetch_s:,.0f}/s, "
+            f"SMTP send {self.mails_sent / self.raw_send_s:,.0f}/s)",
+            f"ratio service/raw: {self.ratio:.3f} (the service runs at {100 * self.ratio:.1f} % of the raw mail rate)",
+            f"latency arrival -> last mail sent: p50 {self.latency_p50_s:.2f} s, p95 {self.latency_p95_s:.2f} s",
+            f"peak memory (RSS of this process, service + in-process stack): {self.peak_rss_mb:.0f} MB",
+        ]
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def raw_fetch(stack: Any, expected: int) -> float:
+    """Seconds to fetch every message of the service inbox over IMAP, batches of 100."""
+    started = time.perf_counter()
+    client = open_imap(stack.host, stack.imap_port, SERVICE_ADDRESS, SERVICE_PASSWORD)
+    try:
+        client.select_folder("INBOX", readonly=True)
+        uids = sorted(client.search("ALL"))
+        fetched = 0
+        for start in range(0, len(uids), 100):
+            data = client.fetch(uids[start : start + 100], ["BODY.PEEK[]"])
+            fetched += sum(1 for v in data.values() if b"BODY[]" in v)
+    finally:
+        client.logout()
+    assert fetched >= expected, (fetched, expected)
+    return time.perf_counter() - started
+
+
+async def raw_send(stack: Any, mails: list[tuple[str, bytes]]) -> float:
+    """Seconds to send these (recipient, bytes) over one SMTP connection, no processing."""
+    started = time.perf_counter()
+    smtp = aiosmtplib.SMTP(hostname=stack.host, port=stack.smtp_port, timeout=60)
+    await smtp.connect()
+    try:
+        for to, raw in mails:
+            await smtp.sendmail(SERVICE_ADDRESS, [to], raw)
+    finally:
+        await smtp.quit()
+    return time.perf_counter() - started
+
+
+def run_pipeline(
+    replies: int = 2000,
+    *,
+    dovecot: bool = False,
+    engine_ids: list[str] | None = None,
+    seed: int = 1,
+    echo: Any = print,
+) -> PipelineReport:
+    from service.mail.stack import DovecotStack, LocalMailStack
+
+    chosen = engine_ids or engines.names(include_extra=False)
+    rng = random.Random(seed)
+    stack_cls = DovecotStack if dovecot else LocalMailStack
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp, stack_cls(auto_create=True) as stack:
+        stack.add_user(SERVICE_ADDRESS, SERVICE_PASSWORD)
+        setup_started = time.perf_counter()
+        service = Service(bench_settings(stack, Path(tmp) / "pbem.sqlite3"))
+        world = World(service)
+        world.add_templates(chosen, seed)
+        world.add_games(replies, rng)
+        messages = [reply_for(live, rng) for live in world.to_act[:replies]]
+        arrivals = asyncio.run(inject(stack, messages))
+        game_of = [live.game_id for live in world.to_act[:replies]]
+        setup_s = time.perf_counter() - setup_started
+        echo(f"{replies:,} replies waiting in the inbox of {stack!r}; running the service ...")
+
+        service_s = asyncio.run(poll_cycle(service, replies))
+        with service.session() as s:
+            applied = len(s.exec(select(InboundMail.id).where(InboundMail.status == "applied")).all())
+            sent_rows = s.exec(
+                select(Outbox.game_id, Outbox.sent_at, Outbox.to_address, Outbox.raw).where(
+                    Outbox.status == "sent", col(Outbox.game_id).in_(game_of)
+                )
+            ).all()
+        last_sent: dict[int, datetime] = {}
+        for game_id, sent_at, _to, _raw in sent_rows:
+            if (
+                game_id is not None
+                and sent_at is not None
+                and (game_id not in last_sent or sent_at > last_sent[game_id])
+            ):
+                last_sent[game_id] = sent_at
+        latencies = [
+            last_sent[g].timestamp() - arrived
+            for g, arrived in zip(game_of, arrivals, strict=True)
+            if g in last_sent
+        ]
+        echo("service done; raw baseline: the same fetch and the same number of sends ...")
+        fetch_s = raw_fetch(stack, replies)
+        send_s = asyncio.run(raw_send(stack, [(to, raw) for _g, _s, to, raw in sent_rows]))
+        return PipelineReport(
+            stack="dovecot" if dovecot else "pymap (in-process)",
+            engines=chosen,
+            replies=replies,
+            applied=applied,
+            mails_sent=len(sent_rows),
+            service_s=service_s,
+            raw_fetch_s=fetch_s,
+            raw_send_s=send_s,
+            latency_p50_s=_percentile(latencies, 50) if latencies else float("nan"),
+            latency_p95_s=_percentile(latencies, 95) if latencies else float("nan"),
+            peak_rss_mb=_peak_rss_mb(),
+            setup_s=setup_s,
+        )
+
+
+def main() -> None:
+    report = run_pipeline()
+    print("\n".join(report.lines()))
+
+
+if __name__ == "__main__":
+    main()
