@@ -154,10 +154,10 @@ def _rooms(data: Mapping[str, Any], where: str) -> dict[str, Room]:
                 reward = _reward(entry, at)
             rooms[rid] = Room(rid, kind, name, level, damage, reward)
     _require(len(rooms) == DUNGEON_SIZE, where, f"needs {DUNGEON_SIZE} rooms, has {len(rooms)}")
+    _require(sum(1 for r in rooms.values() if r.kind == "hoard") == 1, where, "needs exactly one Drink Hoard (HB-4)")
     for kind, least in MIN_ROOMS.items():
         have = sum(1 for r in rooms.values() if r.kind == kind)
         _require(have >= least, where, f"needs at least {least} {kind} rooms, has {have}")
-    _require(sum(1 for r in rooms.values() if r.kind == "hoard") == 1, where, "needs exactly one Drink Hoard (HB-4)")
     return rooms
 
 
