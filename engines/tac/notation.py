@@ -159,8 +159,10 @@ def read(text: str) -> Reading:
         else:
             unknown.append(tok)
     if unknown:
-        raise InvalidCommand(tr(f"Cannot read {' '.join(unknown)!r} in {text.strip()!r}.",
-                                f"Không hiểu {' '.join(unknown)!r} trong {text.strip()!r}."))
+        bad, whole = " ".join(unknown), text.strip()
+        where_en = "" if fold(whole) == bad else f" in {whole!r}"
+        where_vi = "" if fold(whole) == bad else f" trong {whole!r}"
+        raise InvalidCommand(tr(f"Cannot read {bad!r}{where_en}.", f"Không hiểu {bad!r}{where_vi}."))
     return r
 
 

@@ -94,25 +94,30 @@ def _cards(cards: list[str], lang: str) -> str:
 
 
 HELP_EN = """How to write a move (reply with a menu number, or write it):
-  13 start      open: a marble from your waiting area onto your start field
-  5 b1          move marble b1 five fields   (4 back a2: four back)
-  5 a1 h2       name the destination when a marble may enter its home or stay out (5 a1 2)
-  7 a1:4 c2:3   split a 7: marble:steps, in order; add >h1 when a part ends in the home
-  8 skip        make the next player skip;  trick a1 d2   swap two ring marbles
+  13 start     open: a waiting marble onto your start field
+  5 b1         move marble b1 five fields;  4 back a2: four back
+  5 a1 h2      name the end field when a marble may enter its home
+               or stay on the ring (5 a1 2)
+  7 a1:4 c2:3  split a 7 as marble:steps, in order; add >h1 when a
+               part ends in the home (also: 7 a4 c3 = colour + steps)
+  8 skip       the next player skips;  trick a1 d2: swap two marbles
   tac | discard 9 | give 12 | angel start | devil | fool | warrior a1
-Marbles are named by colour letter and number: a1..a4 belong to the first seat (a), b.. to the
-second, c.. to the third, d.. to the fourth. Ring fields are numbered 0-63 clockwise; AH1..AH4 is
-a's home (H1 at the entrance)."""
+Marbles: colour letter + number. a1..a4 belong to the first seat (a),
+b.. to the second, c.. to the third, d.. to the fourth. Ring fields
+are 0-63 clockwise; AH1..AH4 is a's home, H1 at the entrance."""
 
 HELP_VI = """Cách viết nước đi (trả lời bằng số trong danh sách, hoặc viết lệnh):
-  13 start      mở: đưa một bi từ vùng chờ lên ô xuất phát
-  5 b1          đi bi b1 năm ô   (4 back a2 / 4 lùi a2: lùi bốn ô)
-  5 a1 h2       ghi ô đến khi bi có thể vào nhà hoặc ở lại vòng (5 a1 2)
-  7 a1:4 c2:3   chia lá 7: bi:số bước, theo thứ tự; thêm >h1 khi phần đó kết thúc trong nhà
-  8 skip        cho người kế tiếp mất lượt;  trick a1 d2   đổi chỗ hai bi trên vòng
-  tac | discard 9 (bỏ 9) | give 12 (cho 12) | angel start | devil | fool | warrior a1
-Bi được gọi bằng chữ màu và số: a1..a4 của người ngồi thứ nhất (a), b.. người thứ hai, c.. người
-thứ ba, d.. người thứ tư. Ô trên vòng đánh số 0-63 theo chiều kim đồng hồ; AH1..AH4 là nhà của a."""
+  13 start     mở: đưa một bi từ vùng chờ lên ô xuất phát
+  5 b1         đi bi b1 năm ô;  4 back a2 (4 lùi a2): lùi bốn ô
+  5 a1 h2      ghi ô đến khi bi có thể vào nhà hoặc ở lại vòng
+               (5 a1 2)
+  7 a1:4 c2:3  chia lá 7 thành bi:số bước, theo thứ tự; thêm >h1 khi
+               phần đó kết thúc trong nhà (hoặc 7 a4 c3 = màu + bước)
+  8 skip       người kế tiếp mất lượt;  trick a1 d2: đổi chỗ hai bi
+  tac | discard 9 (bỏ 9) | give 12 (cho 12) | angel start | devil | fool
+Bi: chữ màu + số. a1..a4 của người ngồi thứ nhất (a), b.. người thứ
+hai, c.. người thứ ba, d.. người thứ tư. Ô trên vòng đánh số 0-63
+theo chiều kim đồng hồ; AH1..AH4 là nhà của a, H1 ở lối vào."""
 
 
 def render(view_: Mapping[str, Any], lang: str) -> str:
@@ -136,7 +141,10 @@ def render(view_: Mapping[str, Any], lang: str) -> str:
     fresh = set(view_["fresh"])
     ring = view_["ring"]
     cells = [f"{f}:{m}{'*' if m in fresh else ''}" for f, m in sorted(ring.items(), key=lambda kv: int(kv[0]))]
-    lines.append("  " + (" ".join(cells) if cells else _t(lang, "(empty)", "(trống)")))
+    if not cells:
+        lines.append("  " + _t(lang, "(empty)", "(trống)"))
+    for i in range(0, len(cells), 8):  # short lines: mail clients wrap long ones
+        lines.append("  " + " ".join(cells[i:i + 8]))
     for c in LETTERS:
         home = " ".join(m or "." for m in view_["homes"][c])
         wait = " ".join(view_["waiting"][c]) or "-"
