@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 from importlib import resources
 from typing import Any
@@ -466,5 +466,5 @@ def load_content() -> Content:
 
 __all__ = [
     "Act", "Card", "Condition", "Content", "ContentError", "Fighter", "Quantity", "Side", "TokenKind",
-    "build_content", "field", "load_content", "parse_act", "parse_segments",
+    "build_content", "load_content", "parse_act", "parse_segments",
 ]

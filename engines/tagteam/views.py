@@ -16,6 +16,7 @@ from engines.tagteam.state import TTState
 
 VERB_VI = {"attack": "Tấn công", "block": "Đỡ đòn", "heal": "Hồi máu", "power": "Sức mạnh",
            "damage": "Sát thương trực tiếp", "token": "Token", "special": "Đặc biệt", "flip": "Lật bảng"}
+WORD_VI = {"if": "nếu", "by": "bởi", "=>": "⇒ Thành công:"}
 TARGET_VI = {"you": "bạn", "partner": "đồng đội", "opponent": "đối thủ",
              "opponent_partner": "đồng đội đối thủ", "opponents": "cả hai đối thủ"}
 
@@ -24,9 +25,8 @@ def describe_act(a: Act, lang: str) -> str:
     """``attack opponents => power +1`` reads as it is written; Vietnamese names the verb."""
     if lang != "vi":
         return a.source
-    words = a.source.split()
-    words[0] = VERB_VI.get(words[0], words[0])
-    return " ".join(TARGET_VI.get(w, w) for w in words).replace(" if ", " nếu ").replace("by partner", "bởi đồng đội")
+    words = [VERB_VI.get(w, TARGET_VI.get(w, WORD_VI.get(w, w))) for w in a.source.split()]
+    return " ".join(words).replace("bởi đồng đội", "(đồng đội làm)")
 
 
 def describe_card(card: Card, lang: str) -> str:
@@ -67,8 +67,7 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
     mine = seat is not None
     view: dict[str, Any] = {
         "game": "tagteam", "you": seat, "players": list(s.players), "phase": s.phase, "round": s.round,
-        "draft": s.draft, "fallback": s.fallback, "picks": [list(p) for p in s.picks] if s.phase not in
-        ("draft1",) else [[], []],
+        "draft": s.draft, "fallback": s.fallback, "picks": [list(p) for p in s.picks],
         "teams": board_view(content, s),
         "fight_sizes": [len(d) for d in s.fight], "build_sizes": [len(d) for d in s.build],
         "chosen": [p is not None for p in s.pending],
@@ -81,8 +80,6 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
         "result": s.result,
         "hand": [], "discards": [], "fight_deck": [], "draw": [], "my_choice": None,
     }
-    if s.phase == "draft2":
-        view["picks"] = [list(p) for p in s.picks]
     if mine:
         assert seat is not None
         view["hand"] = [{"id": h, "name": content.fighters[h].name if h in content.fighters else h}
