@@ -272,11 +272,14 @@ def run_scale(
     sizes: Sequence[int] = (1_000, 10_000), replies: int = 100, seed: int = 1, echo: Any = print
 ) -> list[ScaleReport]:
     """One poll cycle with ``replies`` new replies at each size (games grow between sizes)."""
-    from service.mail.stack import LocalMailStack
+    from service.mail.stackprocess import SubprocessMailStack
 
     rng = random.Random(seed)
     reports: list[ScaleReport] = []
-    with tempfile.TemporaryDirectory(prefix="pbem-scale-") as tmp, LocalMailStack(auto_create=True) as stack:
+    with (
+        tempfile.TemporaryDirectory(prefix="pbem-scale-") as tmp,
+        SubprocessMailStack(auto_create=True) as stack,
+    ):
         stack.add_user(SERVICE_ADDRESS, SERVICE_PASSWORD)
         db_path = Path(tmp) / "pbem.sqlite3"
         service = Service(bench_settings(stack, db_path))

@@ -140,6 +140,10 @@ class LocalMailStack:
         the IMAP server every few milliseconds."""
         return self._deliveries.get(base_address(address), 0)
 
+    def all_deliveries(self) -> dict[str, int]:
+        """``deliveries`` for every mailbox at once (one question instead of one per player)."""
+        return dict(self._deliveries)
+
     def add_user(self, address: str, password: str) -> None:
         """Create (or re-password) a mailbox; works before and after ``start()``."""
         address = base_address(address)

@@ -14,6 +14,7 @@ from imapclient.exceptions import LoginError
 
 from service.mail.imapconn import open_imap
 from service.mail.stack import LocalMailStack
+from service.mail.stackprocess import SubprocessMailStack
 from tests.support.mailservers import MailStack, fetch_all, send_mail
 
 SERVICE = "play@pbem.test"
@@ -161,3 +162,15 @@ def test_local_stack_search_sees_new_mail_even_without_noop(mail_stack: LocalMai
             assert len(client.search(["NOT", "KEYWORD", "PbemDone"])) == n
     finally:
         client.logout()
+
+
+def test_subprocess_stack_has_the_same_interface() -> None:
+    with SubprocessMailStack() as stack:
+        stack.add_user(SERVICE, PASSWORD)
+        send_mail(stack, _message("via child", "play+k1@pbem.test"), "ann@example.test", "play+k1@pbem.test")
+        assert stack.deliveries(SERVICE) == 1
+        [raw] = fetch_all(stack, SERVICE, PASSWORD)
+        assert b"Delivered-To: play+k1@pbem.test" in raw
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            send_mail(stack, _message("lost", "x@pbem.test"), "ann@example.test", "x@pbem.test")
+        assert stack.users == {SERVICE: PASSWORD}
