@@ -16,8 +16,8 @@ from functools import cache
 
 from engines.barcadia.content import content
 from engines.barcadia.hexes import DIRECTION_WORDS, DIRECTIONS, direction_between
-from engines.barcadia.rules import room_label, tile_of
-from engines.barcadia.state import KNOWN, UP, BarcadiaState
+from engines.barcadia.rules import room_label
+from engines.barcadia.state import KNOWN, TILE, UP, BarcadiaState
 from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Seat, Text, tr
 
 
@@ -123,9 +123,16 @@ def format_action(s: BarcadiaState, a: Action) -> str:
 
 
 def describe_room(s: BarcadiaState, room: int) -> Text:
+    shown = s.rooms[room][TILE] if room and (s.rooms[room][UP] or s.rooms[room][KNOWN]) else ""
+    return _room_text(room, shown)
+
+
+@cache
+def _room_text(room: int, tile_id: str) -> Text:
+    """Cached: menus name the same rooms again and again."""
     if room == 0:
         return tr("the Starting Point", "Điểm Xuất Phát")
-    tile = tile_of(s, room) if (s.rooms[room][UP] or s.rooms[room][KNOWN]) else None
+    tile = content().rooms.get(tile_id)
     if tile is None:
         return tr(f"room {room} (face down)", f"phòng {room} (úp)")
     return tr(f"room {room} ({tile.name.en})", f"phòng {room} ({tile.name.vi})")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +91,7 @@ class Content:
     def powerup_deck(self) -> list[str]:
         return [c.id for c in self.powerups.values() for _ in range(c.count)]
 
-    @property
+    @cached_property
     def hoard(self) -> Room:
         return self.rooms[self.room_ids("hoard")[0]]
 

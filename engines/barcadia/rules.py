@@ -7,6 +7,8 @@ is told in a public event (issue 5, deliverable 2).
 
 from __future__ import annotations
 
+from functools import cache
+
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import Card, Effect, Room, content
 from engines.barcadia.state import BEATEN, DROPS, PHASE_OVER, PHASE_TURN, TILE, TRAPS, UP, BarcadiaState
@@ -36,19 +38,22 @@ def tile_of(s: BarcadiaState, room: int) -> Room | None:
 
 def hoard_room(s: BarcadiaState) -> int:
     """The Drink Hoard's room number, or 0 if it is not face up (its place is a secret until then)."""
+    hoard = content().hoard.id
     for i in range(1, len(s.rooms)):
         r = s.rooms[i]
-        if r[UP] and r[TILE] in content().rooms and content().rooms[r[TILE]].kind == "hoard":
+        if r[UP] and r[TILE] == hoard:
             return i
     return 0
 
 
+@cache
+def portal_tiles() -> frozenset[str]:
+    return frozenset(content().room_ids("portal"))
+
+
 def is_portal(s: BarcadiaState, room: int) -> bool:
     """HB-35: the Starting Point counts as a face-up Portal."""
-    if room == 0:
-        return True
-    tile = tile_of(s, room)
-    return bool(s.rooms[room][UP]) and tile is not None and tile.kind == "portal"
+    return room == 0 or (bool(s.rooms[room][UP]) and s.rooms[room][TILE] in portal_tiles())
 
 
 # ---------------------------------------------------------------------------

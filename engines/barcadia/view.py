@@ -31,8 +31,11 @@ def _card(deck: str, cid: str, lang_free: bool = True) -> dict[str, Any]:
 
 def _room(s: BarcadiaState, i: int) -> dict[str, Any]:
     r = s.rooms[i]
-    out: dict[str, Any] = {"n": i, "q": s.layout[i][0], "r": s.layout[i][1], "up": bool(r[UP]),
-                           "traps": r[TRAPS], "drops": [_card("powerup", p) for p in r[DROPS]] if r[DROPS] else []}
+    out: dict[str, Any] = {"n": i, "up": bool(r[UP])}
+    if r[TRAPS]:
+        out["traps"] = r[TRAPS]
+    if r[DROPS]:
+        out["drops"] = [_card("powerup", p) for p in r[DROPS]]
     if i == 0:
         out["kind"] = "start"
         return out
@@ -87,7 +90,7 @@ def public_view(s: BarcadiaState) -> dict[str, Any]:
         "start_rolls": s.start_rolls,
         "winner": s.winner, "end_reason": s.end_reason,
     }
-    view["map"] = text_map(view)
+    view["map"] = text_map(view, s.layout)
     _PUBLIC_CACHE[:] = [*_PUBLIC_CACHE[-3:], (s, s.version, view)]
     return view
 
@@ -99,7 +102,7 @@ def _t(obj: Mapping[str, str], lang: str) -> str:
     return obj.get(lang) or obj.get("en", "")
 
 
-def text_map(view: Mapping[str, Any]) -> list[str]:
+def text_map(view: Mapping[str, Any], layout: list[list[int]]) -> list[str]:
     """Flat-top hexes in doubled-row coordinates: column q, row 2r+q; 5 characters a cell."""
     cells: dict[tuple[int, int], str] = {}
     who: dict[int, str] = {}
@@ -114,8 +117,9 @@ def text_map(view: Mapping[str, Any]) -> list[str]:
             mark = mark.lower()  # seen before, face down again
         if room.get("beaten"):
             mark = mark.lower() if not room["up"] else mark + ""
-        occ = who.get(n, "")[:1] or ("^" if room["traps"] else ("+" if room["drops"] else " "))
-        cells[(room["q"], 2 * room["r"] + room["q"])] = f"{n:>2}{mark}{occ}"
+        occ = who.get(n, "")[:1] or ("^" if room.get("traps") else ("+" if room.get("drops") else " "))
+        q, r = layout[n]
+        cells[(q, 2 * r + q)] = f"{n:>2}{mark}{occ}"
     sp_occ = who.get(0, "")
     for i, (q, r) in enumerate(START_POINT):
         token = "SP" + (sp_occ[i * 2:i * 2 + 2] if sp_occ else "")
@@ -163,9 +167,9 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                                                              if vi else f"room {room}, {p['loot']} loot, power-ups: {pus}"))
     notes = []
     for room in view["rooms"]:
-        if room["traps"]:
+        if room.get("traps"):
             notes.append(f"phòng {room['n']}: {room['traps']} bẫy" if vi else f"room {room['n']}: {room['traps']} trap(s)")
-        if room["drops"]:
+        if room.get("drops"):
             notes.append(f"{'phòng' if vi else 'room'} {room['n']}: " + ", ".join(_t(d["name"], lang) for d in room["drops"]))
         if room.get("kind") in ("monster", "team", "boss") and not room.get("beaten") and room["n"]:
             notes.append(f"{room['n']}: {_t(room['name'], lang)}" + (f" L{room['level']}" if room["level"] else "")
