@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 
 from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text
 from engines.grizzled import rules
@@ -74,8 +74,11 @@ def _longest(tokens: list[str], start: int, table: dict[tuple[str, ...], str]) -
     return None
 
 
-def read(text: str) -> tuple[str, list[str]]:
-    """(verb, argument words) in canonical form; ``InvalidCommand`` for words we do not know."""
+@lru_cache(maxsize=16384)
+def read(text: str) -> tuple[str, tuple[str, ...]]:
+    """(verb, argument words) in canonical form; ``InvalidCommand`` for words we do not know.
+
+    Cached: the same few hundred command texts are read again and again when matching."""
     tokens = normalize(text)
     if not tokens:
         raise InvalidCommand(Text("The reply is empty: write a command such as `play rain shell` or a menu number.",
@@ -107,7 +110,7 @@ def read(text: str) -> tuple[str, list[str]]:
             merged[-1] = f"drop:{arg}"
         else:
             merged.append(arg)
-    return verb[0], merged
+    return verb[0], tuple(merged)
 
 
 # ---------------------------------------------------------------------------
@@ -233,9 +236,10 @@ def hand_in_view_order(state: GrizzledState, seat: int) -> list[str]:
 
 
 def parse(state: GrizzledState, seat: int, text: str) -> Action:
-    verb, args = read(text)
+    verb, words = read(text)
+    args = list(words)
     options = legal(state, seat)
-    examples = [format_action(a) for a in options][:8]
+    examples = [format_action(a) for a in options[:8]]
     if not options:
         raise IllegalCommand(Text("Nothing is asked of you right now; wait for your turn.",
                                   "Lúc này bạn chưa phải làm gì; hãy chờ đến lượt."))
@@ -251,9 +255,10 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
         if state.phase == INTENSITY and n > rules.max_intensity(state):
             args = [str(rules.max_intensity(state))]  # GR-21: a bigger number deals the same
     wanted = Counter(args)
-    same_verb = [a for a in options if a.kind == verb]
     exact, wider = [], []
-    for action in same_verb:
+    for action in options:
+        if action.kind != verb:
+            continue
         have = Counter(read(format_action(action))[1])
         if have == wanted:
             exact.append(action)

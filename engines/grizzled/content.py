@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -102,6 +102,7 @@ class Content:
     tiles: dict[str, TileType]
     cards: dict[str, Card]  # by card id
     faces: dict[str, Card]  # one representative card per face
+    _face_texts: dict[str, Text] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def threat_ids(self) -> tuple[str, ...]:
@@ -123,6 +124,14 @@ class Content:
 
     def face_text(self, face: str) -> Text:
         """A face for people: ``Rain + Shell (trap)``, ``Phobia (Shell)``, ``Merry Christmas``."""
+        known = self._face_texts.get(face)
+        if known is None:
+            known = self._make_face_text(face)
+            if face in self.faces:  # only real faces: planted test markers must not pile up
+                self._face_texts[face] = known
+        return known
+
+    def _make_face_text(self, face: str) -> Text:
         card = self.faces.get(face)
         if card is None:
             return Text(face, face)  # planted markers and unknown ids show as written
