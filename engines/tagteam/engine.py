@@ -84,8 +84,14 @@ class TagTeamEngine(Engine[TTState]):
         return commands.choices(self.content, state, seat, commands.legal(self.content, state, seat))
 
     def menu(self, state: TTState, seat: Seat) -> list[Choice]:
+        """Builds: the bot's suggestion first, then about a dozen common choices (short syntax in the view)."""
         if state.phase == "build":
-            return commands.choices(self.content, state, seat, commands.build_menu(self.content, state, seat))
+            suggestion = self.default_action(state, seat)
+            common = [a for a in commands.build_menu(self.content, state, seat) if a != suggestion]
+            choices = commands.choices(self.content, state, seat, [suggestion, *common])
+            first = choices[0]
+            label = Text(f"{first.label.en} (suggested)", f"{first.label.vi} (gợi ý)")
+            return [Choice(first.action, first.command, label), *choices[1:]]
         return self.legal_actions(state, seat)
 
     def parse(self, state: TTState, seat: Seat, text: str) -> Action:

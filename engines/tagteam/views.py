@@ -57,6 +57,8 @@ def board_view(content: Content, s: TTState) -> list[list[dict[str, Any]]]:
                 "id": f.id, "name": fighter.name, "side": side.name, "hp": f.hp, "max": side.max_hp,
                 "start": side.start, "power": f.power, "special": f.special, "special_name": fighter.special_name,
                 "special_max": fighter.special_max, "tokens": dict(sorted(f.tokens.items())),
+                "token_names": {k: {"en": content.tokens[k].name, "vi": content.tokens[k].name_vi}
+                                for k in sorted(f.tokens) if k in content.tokens},
                 "track": {str(k): list(v) for k, v in sorted(side.icons.items(), reverse=True)},
             })
         out.append(rows)
@@ -131,9 +133,15 @@ def _t(key: str, lang: str) -> str:
     return vi if lang == "vi" else en
 
 
-def render_track(f: Mapping[str, Any]) -> str:
-    marks = [f"{sp}:{'/'.join(icons)}" for sp, icons in f["track"].items()]
-    return f"[{f['max']} max, start {f['start']}; {', '.join(marks)}]"
+ICON_VI = {"stop": "dừng", "cancel": "hủy"}
+
+
+def render_track(f: Mapping[str, Any], lang: str) -> str:
+    """The Health Track in one line: Max, Start and the spaces that carry icons."""
+    vi = lang == "vi"
+    marks = [f"{sp}:{'/'.join(ICON_VI.get(i, i) if vi else i for i in icons)}" for sp, icons in f["track"].items()]
+    head = f"tối đa {f['max']}, bắt đầu {f['start']}" if vi else f"{f['max']} max, start {f['start']}"
+    return f"[{head}; {', '.join(marks)}]"
 
 
 def render(view: Mapping[str, Any], lang: str) -> str:
@@ -154,9 +162,10 @@ def render(view: Mapping[str, Any], lang: str) -> str:
             if f["special_max"]:
                 extra += f", {f['special_name']} {f['special']}/{f['special_max']}"
             if f["tokens"]:
-                extra += ", " + ", ".join(f"{k}×{n}" for k, n in f["tokens"].items())
+                token_names = f.get("token_names", {})
+                extra += ", " + ", ".join(f"{token_names.get(k, {}).get(lang, k)}×{n}" for k, n in f["tokens"].items())
             lines.append(f"  {f['name']} ({f['side']}): {_t('hp', lang)} {f['hp']}/{f['max']}, "
-                         f"{_t('power', lang)} {f['power']}{extra} {render_track(f)}")
+                         f"{_t('power', lang)} {f['power']}{extra} {render_track(f, lang)}")
     if any(view["fight_sizes"]):
         lines.append(f"{_t('sizes', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["fight_sizes"], strict=True))
                      + f"; {_t('build', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["build_sizes"], strict=True)))
