@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.tagteam.content import Act, Card, Content
+from engines.tagteam.content import Act, Card, Content, TokenKind
 from engines.tagteam.state import TTState
 
 VERB_VI = {"attack": "Tấn công", "block": "Đỡ đòn", "heal": "Hồi máu", "power": "Sức mạnh",
@@ -44,6 +44,32 @@ def card_view(content: Content, cid: str) -> dict[str, Any]:
         return {"id": cid, "name": cid, "fighter": "", "en": "", "vi": ""}
     return {"id": cid, "name": card.name, "fighter": content.fighters[card.fighter].name,
             "en": describe_card(card, "en"), "vi": describe_card(card, "vi")}
+
+
+def fighter_summary(content: Content, fid: str) -> dict[str, Any]:
+    """What a drafting player needs to know of a fighter: power, track and the 10 cards."""
+    f = content.fighters.get(fid)
+    if f is None:
+        return {"id": fid, "name": fid, "power": 0, "hp": "", "cards": []}
+    side = f.sides[0]
+    return {
+        "id": fid, "name": f.name, "power": f.base_power, "hp": f"{side.start}/{side.max_hp}",
+        "cards": [{"name": c.name, "frequency": c.frequency, "starting": c.starting,
+                   "en": describe_card(c, "en"), "vi": describe_card(c, "vi")} for c in f.cards],
+        "tokens": [token_rule(t) for t in f.tokens],
+    }
+
+
+def token_rule(t: TokenKind) -> dict[str, str]:
+    """A token's standing effect in one line per language (Sheriff: Attacks on its holder +1, ...)."""
+    en, vi = [f"{t.count} in the box, {t.start} at setup"], [f"{t.count} trong hộp, {t.start} khi thiết lập"]
+    if t.attack_taken:
+        en.append(f"each Attack on its holder {t.attack_taken:+d}")
+        vi.append(f"mỗi đòn Tấn công vào người giữ {t.attack_taken:+d}")
+    if t.upkeep:
+        en.append("end of every Turn, its holder: " + "; ".join(describe_act(a, "en") for a in t.upkeep))
+        vi.append("cuối mỗi Lượt, người giữ: " + "; ".join(describe_act(a, "vi") for a in t.upkeep))
+    return {"name": t.name, "name_vi": t.name_vi, "en": ", ".join(en), "vi": ", ".join(vi)}
 
 
 def board_view(content: Content, s: TTState) -> list[list[dict[str, Any]]]:
@@ -84,8 +110,9 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
     }
     if mine:
         assert seat is not None
-        view["hand"] = [{"id": h, "name": content.fighters[h].name if h in content.fighters else h}
-                        for h in s.hands[seat]]
+        view["hand"] = [fighter_summary(content, h) for h in s.hands[seat]]
+        if s.phase == "free":
+            view["hand"] = [fighter_summary(content, fid) for fid in sorted(content.fighters)]
         view["discards"] = list(s.discards[seat])
         view["fight_deck"] = [card_view(content, c) for c in s.fight[seat]]
         view["draw"] = [card_view(content, c) for c in s.draw[seat]]
@@ -102,7 +129,7 @@ L = {
     "hp": ("HP", "Máu"), "deck": ("Your Fight Deck (top first)", "Bộ bài Chiến đấu của bạn (trên cùng trước)"),
     "draw": ("You drew", "Bạn rút được"), "sizes": ("Fight Decks", "Bộ bài Chiến đấu"),
     "build": ("Build Decks", "Bộ bài Xây dựng"), "last": ("Last Fight", "Trận đấu vừa rồi"),
-    "hand": ("Your Draft cards", "Thẻ Draft của bạn"), "choice": ("Your choice so far", "Lựa chọn hiện tại"),
+    "hand": ("Fighters you may choose", "Võ sĩ bạn có thể chọn"), "choice": ("Your choice so far", "Lựa chọn hiện tại"),
     "waiting": ("waiting for", "đang chờ"), "over": ("Game over", "Hết trận"),
     "bonus": ("Instant Bonuses announced", "Thưởng tức thì đã công bố"),
 }
@@ -170,7 +197,14 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         lines.append(f"{_t('sizes', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["fight_sizes"], strict=True))
                      + f"; {_t('build', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["build_sizes"], strict=True)))
     if view["hand"]:
-        lines.append(f"{_t('hand', lang)}: " + ", ".join(f"{h['name']} ({h['id']})" for h in view["hand"]))
+        lines.append(f"{_t('hand', lang)}:")
+        for h in view["hand"]:
+            lines.append(f"  {h['name']} ({h['id']}): {_t('power', lang)} {h['power']}, {_t('hp', lang)} {h['hp']}")
+            for c in h["cards"]:
+                star = "★ " if c["starting"] else ""
+                lines.append(f"    {star}{c['name']} ×{c['frequency']}: {c['vi' if vi else 'en']}")
+            for t in h.get("tokens", []):
+                lines.append(f"    Token {t['name_vi' if vi else 'name']}: {t['vi' if vi else 'en']}")
     if view["fight_deck"]:
         lines.append(f"{_t('deck', lang)}:")
         for i, c in enumerate(view["fight_deck"], 1):
