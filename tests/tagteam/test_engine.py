@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.contract import AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand
 from engines.tagteam.engine import ENGINE, TagTeamEngine
@@ -164,3 +166,34 @@ def test_default_action_and_bots() -> None:
         ENGINE.new_game(["a", "b", "c"], None, 1)
     with pytest.raises(ValueError):
         ENGINE.new_game(["a", "b"], {"draft": "chaos"}, 1)
+
+
+_FUZZ_STATES: dict[str, TTState] = {}
+
+
+def _fuzz_state(phase: str) -> TTState:
+    if phase not in _FUZZ_STATES:
+        if phase == "build":
+            _FUZZ_STATES[phase] = to_build(rounds=2)
+        else:
+            _FUZZ_STATES[phase] = ENGINE.new_game(["Alice", "Bob"], {"draft": phase}, 9)
+    return _FUZZ_STATES[phase]
+
+
+WORDS = ["add", "pick", "discard", "order", "top", "bottom", "after", "before", "thêm", "chọn", "bỏ", "dưới",
+         "trên", "sau", "1", "2", "3", "4", "0", "joan", "wong", "terror", ",", ";", "thứ", "tự", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(phase=st.sampled_from(["build", "competitive", "standard", "free", "first_game"]),
+       words=st.lists(st.sampled_from(WORDS), max_size=7), noise=st.text(max_size=12))
+def test_parse_never_crashes(phase: str, words: list[str], noise: str) -> None:
+    """Any text gives a legal action or a CommandError with a bilingual message — never a crash."""
+    s = _fuzz_state(phase)
+    for text in (" ".join(words), noise, " ".join(words) + noise):
+        try:
+            action = ENGINE.parse(s, 0, text)
+        except CommandError as err:
+            assert err.message.en and err.message.vi
+        else:
+            assert action in {c.action for c in ENGINE.legal_actions(s, 0)}
