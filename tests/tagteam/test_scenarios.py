@@ -328,3 +328,27 @@ def test_TT_84_round_17_depletes_the_build_deck(rt: Content) -> None:
     assert sorted(decks) == ["bodvar", "ching_shih", "joan", "wong"]
     for fid, deck in decks.items():
         assert len(deck) == 10 and deck[0] == content.fighters[fid].starting_card.id
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_TT_26_both_cards_resolve_simultaneously_seat_mirror(seed: int) -> None:
+    """TT-26: "both players simultaneously reveal ... and simultaneously carry out its Actions." Swapping
+    the seats (teams and Fight Decks) must mirror the outcome exactly, for any real cards."""
+    import random
+
+    content = rt_content()
+    rng = random.Random(seed)
+    fighters = sorted(content.fighters)
+    rng.shuffle(fighters)
+    teams = [fighters[:2], fighters[2:4]]
+    decks = [[content.cards[rng.choice(content.fighter_deck(rng.choice(t)))] for _ in range(8)] for t in teams]
+    _, a = position(content, decks, teams)
+    _, b = position(content, decks[::-1], teams[::-1])
+    rules.run_fight(content, a)
+    rules.run_fight(content, b)
+    assert [t[3] for t in a.last_fight] == [t[3][::-1] for t in b.last_fight]
+    assert [[(f.power, f.special, f.tokens, f.side) for f in team] for team in a.teams] == \
+        [[(f.power, f.special, f.tokens, f.side) for f in team] for team in b.teams[::-1]]
+    if a.result is not None:
+        assert b.result is not None and a.result["draw"] == b.result["draw"]
+        assert a.result["winners"] == [1 - w for w in b.result["winners"]]
