@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engines.contract import Action
+from engines.tagteam.commands import format_action
 from engines.tagteam.content import Act, Card, Content, TokenKind
 from engines.tagteam.state import TTState
 
@@ -117,7 +119,7 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
         view["fight_deck"] = [card_view(content, c) for c in s.fight[seat]]
         view["draw"] = [card_view(content, c) for c in s.draw[seat]]
         pending = s.pending[seat]
-        view["my_choice"] = None if pending is None else " ".join(str(x) for x in pending)
+        view["my_choice"] = None if pending is None else format_action(Action.from_json(pending))
     return view
 
 
