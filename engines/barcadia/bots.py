@@ -121,10 +121,13 @@ class HeuristicBot(Bot[BarcadiaState]):
                 step = self.step_toward(s, seat, acts, goals)
                 if step is not None:
                     return step
-            reveal = self.best_reveal(s, seat, acts)
+            # Ready with the Hoard still hidden: it can only lie under a tile nobody has seen yet.
+            hunting = ready and not hoard
+            reveal = self.best_reveal(s, seat, acts, unseen_only=hunting)
             if reveal is not None and reveal[0] >= 0:
                 return reveal[1]
-            worth = {i for i in range(1, len(s.rooms)) if not s.rooms[i][UP] and self.reveal_score(s, seat, i) >= 0}
+            worth = {i for i in range(1, len(s.rooms)) if not s.rooms[i][UP]
+                     and (not s.rooms[i][KNOWN] if hunting else self.reveal_score(s, seat, i) >= 0)}
             goals = {i for i in range(len(s.rooms)) if (moves.enterable(s, i) or s.pos[seat] == i)
                      and any(nb in worth for nb in s.adj[i])}
             step = self.step_toward(s, seat, acts, goals)
@@ -150,10 +153,11 @@ class HeuristicBot(Bot[BarcadiaState]):
                 score = 1.0
         return score
 
-    def best_reveal(self, s: BarcadiaState, seat: Seat, acts: list[Action]) -> tuple[float, Action] | None:
+    def best_reveal(self, s: BarcadiaState, seat: Seat, acts: list[Action],
+                    unseen_only: bool = False) -> tuple[float, Action] | None:
         best: tuple[float, Action] | None = None
         for a in acts:
-            if a.kind == "reveal":
+            if a.kind == "reveal" and not (unseen_only and s.rooms[int(str(a.args[0]))][KNOWN]):
                 score = self.reveal_score(s, seat, int(str(a.args[0])))
                 if best is None or score > best[0]:
                     best = (score, a)
