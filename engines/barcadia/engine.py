@@ -34,6 +34,8 @@ from engines.contract import (
     tr,
 )
 
+MENU_GROUP = 12
+
 
 class BarcadiaEngine(Engine[BarcadiaState]):
     id = "barcadia"
@@ -98,6 +100,24 @@ class BarcadiaEngine(Engine[BarcadiaState]):
         choices = [Choice(a, format_action(state, a), label(state, seat, a)) for a in self._legal(state, seat)]
         self._choices = (state, state.version, seat, choices)
         return list(choices)
+
+    def menu(self, state: BarcadiaState, seat: Seat) -> list[Choice]:
+        """The mail menu: every kind of move, but at most ``MENU_GROUP`` rooms per kind.
+
+        Why: a Trap card alone can target ~50 rooms and a 3-step move ~100 paths; the menu keeps
+        single steps and the first rooms of each group, and the view's command line explains
+        that ``trap 12`` / ``enter 3 7`` / ``put 12`` work for any room.
+        """
+        seen: dict[tuple[str, str], int] = {}
+        choices = self.legal_actions(state, seat)
+        ordered = sorted(choices, key=lambda c: (c.action.kind != "enter" or len(c.action.args) > 1))
+        keep = set()
+        for c in ordered:
+            group = (c.action.kind, str(c.action.args[0]) if c.action.kind == "play" else "")
+            seen[group] = seen.get(group, 0) + 1
+            if seen[group] <= MENU_GROUP:
+                keep.add(c.action)
+        return [c for c in choices if c.action in keep]
 
     def parse(self, state: BarcadiaState, seat: Seat, text: str) -> Action:
         return parse_command(state, seat, text, self._legal(state, seat))

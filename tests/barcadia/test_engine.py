@@ -118,3 +118,15 @@ def test_HB_22_turn_ends_when_nothing_but_passing_remains() -> None:
     s, _ = play(s, ALICE, "reveal 1")
     assert s.hands[ALICE] == ["thirst-aid"], "at full health Thirst Aid is not playable: nobody is asked"
     assert s.turn_seat == BOB and s.phase == "turn"
+
+
+def test_menu_is_short_but_every_room_stays_writable() -> None:
+    """Service note: the mail menu stays readable; a Trap still reaches any room by text."""
+    s = position(hands=[["trap"], [], [], []])
+    s.phase, s.turn_seat = "window", BOB
+    s.window = {"open": True, "next": [], "asked": [ALICE], "chosen": {}}
+    menu = ENGINE.menu(s, ALICE)
+    legal = ENGINE.legal_actions(s, ALICE)
+    assert len(menu) < len(legal) and {c.command for c in menu} >= {"pass", "autopass"}
+    assert "trap 29" not in {c.command for c in menu}
+    assert ENGINE.parse(s, ALICE, "trap 29").args == ("trap", 29)
