@@ -16,6 +16,15 @@ from engines.barcadia.hexes import START_POINT
 from engines.barcadia.state import BEATEN, DROPS, KNOWN, TILE, TRAPS, UP, BarcadiaState
 from engines.contract import Seat
 
+PENDING_TEXT = {
+    "teammate": ("choose a teammate for the Team Battle", "chọn đồng đội cho Đội Chiến"),
+    "boss": ("choose who plays the Boss", "chọn người đóng vai Trùm"),
+    "guardian": ("fight the Guardian now or wait", "đấu Người Giữ Cửa ngay hay chờ"),
+    "overflow": ("give up one of 4 Power-Ups", "bỏ một trong 4 Thẻ Tăng Cường"),
+    "stash": ("choose the room for the Power-Up", "chọn phòng đặt Thẻ Tăng Cường"),
+    "death_drop": ("choose the Power-Up left behind", "chọn Thẻ Tăng Cường để lại"),
+    "death_keep": ("choose the one Loot card to keep", "chọn một thẻ Chiến Lợi Phẩm để giữ"),
+}
 KIND_LETTER = {"monster": "M", "team": "T", "boss": "B", "reward": "R", "portal": "P", "hoard": "H"}
 
 
@@ -194,6 +203,16 @@ def render(view: Mapping[str, Any], lang: str) -> str:
             lines.append(f"  {card['id']} — {_t(card['name'], lang)} ({when}): {_t(card['text'], lang)}")
         if not view["hand"]:
             lines.append("  -")
+    if view["pending"]:
+        p = view["pending"][0]
+        what = PENDING_TEXT.get(p["kind"], ("decide", "quyết định"))
+        lines.append(("Đang chờ " if vi else "Waiting for ") + f"{names[p['seat']]}: " + (what[1] if vi else what[0]))
+    elif view["phase"] == "turn":
+        t = view["turn"]
+        lines.append((f"Lượt này còn: {t['actions']} hành động, {t['duels']} đấu tay đôi, {t['teleports']} dịch chuyển"
+                       if vi else f"Left this turn: {t['actions']} action(s), {t['duels']} duel(s), "
+                       f"{t['teleports']} teleport(s)") + ("" if not t["acted"] or t["duels"] == 0 else
+                                                            (" (hết lúc đấu)" if vi else " (too late to duel)")))
     w = view["window"]
     if w["asked"]:
         lines.append(("Giữa lượt, đang chờ: " if vi else "Between turns, waiting for: ")
@@ -201,7 +220,11 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         if w.get("my_choice"):
             lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + " ".join(str(x) for x in w["my_choice"]))
     lines.append("")
-    lines.append("Lệnh: reveal 12 | enter 3 7 | portal 7 | hoard | duel bob | play dash | trap 12 | pass | autopass"
+    lines.append("Commands: reveal 12 | enter 3 7 (or directions: enter n nw) | portal 7 | hoard | duel bob | "
+                 "play dash | trap 12 | pass | autopass; when asked: team bob | boss bob | hoard / wait | "
+                 "drop lucky-coin | put 12 | keep dash"
                  if not vi else
-                 "Lệnh: lật 12 | vào 3 7 | cổng 7 | kho | đấu bob | dùng dash | bẫy 12 | bỏ qua | tự bỏ qua")
+                 "Lệnh: lật 12 | vào 3 7 (hoặc hướng: vào n nw) | cổng 7 | kho | đấu bob | dùng dash | bẫy 12 | "
+                 "bỏ qua | tự bỏ qua; khi được hỏi: đồng đội bob | trùm bob | kho / chờ | bỏ lucky-coin | đặt 12 | "
+                 "giữ dash")
     return "\n".join(lines)
