@@ -31,11 +31,13 @@ from engines.barcadia.rules import (
     fight_guardian,
     fight_monster,
     gain_loot,
+    grant,
     heal,
     hoard_room,
     keep_one_loot,
     move_into,
     name,
+    permanent_effects,
     room_label,
     say,
     spring_traps,
@@ -148,8 +150,6 @@ def reveal(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     elif tile.kind == "reward":
         say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
         move_into(s, seat, room, ev)
-        from engines.barcadia.rules import grant
-
         grant(s, seat, tile, ev)
     elif tile.kind == "portal":
         say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
@@ -365,8 +365,6 @@ def next_turn(s: BarcadiaState, ev: Events) -> None:
     s.turn = new_turn_flags()
     seat = s.turn_seat
     say(ev, f"It is {name(s, seat)}'s turn.", f"Đến lượt {name(s, seat)}.")
-    from engines.barcadia.rules import permanent_effects
-
     healing = sum(e.amount for e in permanent_effects(s, seat) if e.kind == "start_heal")
     if healing and s.hp[seat] < R.FULL_HP:
         heal(s, seat, healing, ev)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import content
+from engines.barcadia.hexes import frontier
 from engines.barcadia.rules import hoard_room, is_portal, move_range, tile_of
 from engines.barcadia.state import PHASE_OVER, PHASE_PLACE, PHASE_TURN, PHASE_WINDOW, TRAPS, UP, BarcadiaState
 from engines.contract import Action, Seat
@@ -212,8 +213,6 @@ def pending_actions(s: BarcadiaState, p: dict[str, object]) -> list[Action]:
 
 
 def place_actions(s: BarcadiaState) -> list[Action]:
-    from engines.barcadia.hexes import frontier
-
     placed = [(h[0], h[1]) for h in s.layout[1:]]
     return [Action("place", (q, r)) for q, r in frontier(placed)]
 

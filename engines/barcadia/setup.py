@@ -7,7 +7,7 @@ from typing import Any
 
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import content
-from engines.barcadia.hexes import START_POINT, random_layout
+from engines.barcadia.hexes import DIRECTIONS, START_POINT, distance, random_layout
 from engines.barcadia.state import PHASE_PLACE, PHASE_TURN, BarcadiaState, new_turn_flags
 from engines.rng import Rng
 
@@ -98,7 +98,7 @@ def build_position(players: Sequence[str], rooms: Sequence[str], *, seed: int = 
     number them for a full hex ring (1-6 touch the SP ...). Keyword ``fields`` overwrite state
     fields (``pos``, ``hp``, ``hands``, ``powerups``, ``turn_seat`` ...) after set-up.
     """
-    from engines.barcadia.engine import ENGINE
+    from engines.barcadia.engine import ENGINE  # here, not on top: the engine module imports this one
 
     opts = ENGINE.resolve_options(options)
     s = new_game(players, opts, seed)
@@ -116,8 +116,6 @@ def build_position(players: Sequence[str], rooms: Sequence[str], *, seed: int = 
 
 def ring_hexes(count: int) -> list[tuple[int, int]]:
     """Hexes around the SP ring by ring (distance 2, then 3 ...), clockwise from north."""
-    from engines.barcadia.hexes import DIRECTIONS, distance
-
     out: list[tuple[int, int]] = []
     radius = 2
     sp = set(START_POINT)
