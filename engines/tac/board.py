@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.tac.rules import FOUR_MAY_ENTER_HOME, HOME_SIZE, RING_SIZE, START_SPACING
+from engines.tac import rules
+from engines.tac.rules import HOME_SIZE, RING_SIZE, START_SPACING
 
 WAIT = -1
 HOME = 64  # HOME + i = home field H(i+1) of the marble's owner
@@ -122,6 +123,8 @@ def forward_dests(board: Board, marble: int, n: int, ring: dict[int, int] | None
         if 1 <= rest <= HOME_SIZE and all((p + k) % RING_SIZE not in occupied for k in range(1, to_start + 1)):
             taken = board.home_taken(seat)
             if not any(taken[:rest]):
+                if not rules.HOME_ENTRY_OPTIONAL:
+                    return [HOME + rest - 1]
                 out.append(HOME + rest - 1)
     return out
 
@@ -135,7 +138,7 @@ def backward_dests(board: Board, marble: int, n: int = 4, ring: dict[int, int] |
     out: list[int] = []
     if all((p - k) % RING_SIZE not in occupied for k in range(1, n)):
         out.append((p - n) % RING_SIZE)
-    if FOUR_MAY_ENTER_HOME and not board.fresh[marble]:
+    if rules.FOUR_MAY_ENTER_HOME and not board.fresh[marble]:
         to_start = (p - start(owner(marble))) % RING_SIZE
         rest = n - to_start
         if to_start > 0 and 1 <= rest <= HOME_SIZE and all(

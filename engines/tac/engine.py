@@ -32,7 +32,7 @@ from engines.tac.board import HOME, LETTERS, WAIT, Board, controlled_seat, marbl
 from engines.tac.bots import HeuristicBot
 from engines.tac.labels import label
 from engines.tac.plays import MARBLE_BY_NAME, action_card, part_text
-from engines.tac.rules import SEVEN_IN_HOME_CHOICES, SEVEN_IN_HOME_DEFAULT
+from engines.tac.rules import RANDOM_FIRST_DEALER, SEVEN_IN_HOME_CHOICES, SEVEN_IN_HOME_DEFAULT
 from engines.tac.state import TacState
 from engines.tac.view import render, view
 
@@ -61,7 +61,7 @@ class TacEngine(Engine[TacState]):
         rng = Rng(seed)
         deck = cardlib.deck(opts["version"])
         rng.shuffle(deck)
-        dealer = rng.below(4)
+        dealer = rng.below(4) if RANDOM_FIRST_DEALER else 3  # seat 3 deals: seat 0 plays first
         state = TacState(players=list(players), options=opts, rng=rng.state, deck=deck, pile=[],
                          hands=[[], [], [], []], pos=[WAIT] * 16, fresh=[False] * 16, dealer=dealer)
         dealing.deal(state)

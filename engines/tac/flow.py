@@ -11,12 +11,11 @@ from typing import Any
 
 from engines.contract import Action, Event, tr
 from engines.tac import cards as cardlib
-from engines.tac import dealing
+from engines.tac import dealing, rules
 from engines.tac.board import Board
 from engines.tac.dealing import names
 from engines.tac.labels import changes
 from engines.tac.plays import Context, Uses, action_card, card_uses
-from engines.tac.rules import TAC_AFTER_FOOL_PLAYABLE
 from engines.tac.state import TacState
 
 
@@ -38,7 +37,7 @@ def tac_card(state: TacState) -> str | None:
     if rec is None or rec.get("no_undo") or rec.get("eff") is None:
         return None
     eff = str(rec["eff"])
-    if eff == "devil" or (eff == "fool" and not TAC_AFTER_FOOL_PLAYABLE):
+    if eff == "devil" or (eff == "fool" and not rules.TAC_AFTER_FOOL_PLAYABLE):
         return None
     return eff
 
@@ -97,13 +96,15 @@ def _legal(state: TacState, seat: int) -> Uses:
         return out
     hand = state.hands[seat]
     has_tac = "tac" in hand and bool(tac_uses(state, seat))
-    if state.threat is not None:
+    if state.threat is not None:  # TAC-75: a winning move must be answered with a playable TAC
         return {Action("tac", ()): None} if has_tac else {}
-    if state.skipped:
+    if state.skipped:  # TAC-69: the skipped player may, not must, answer with a TAC
         out = {Action("discard", (c,)): None for c in _distinct(hand)}
         if has_tac:
             out[Action("tac", ())] = None
         return out
+    if has_tac and not rules.TAC_FORCED_ONLY_AGAINST_WIN:  # TAC-66's stricter reading, when switched on
+        return {Action("tac", ()): None}
     out = {}
     for c in _distinct(hand):
         if c == "tac":

@@ -1,6 +1,7 @@
 """Every OPEN resolution of tac.en.md, each in exactly one place so a designer can change it.
 
-Each constant names its clause. Code elsewhere reads these instead of hard-wiring a choice.
+Each constant names its clause. Code elsewhere reads these instead of hard-wiring a choice;
+the switches are read as ``rules.NAME`` at call time, so a test can flip one with monkeypatch.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ RANDOM_FIRST_DEALER = True
 # (Both are structural: see engine.next_turn.)
 
 # TAC-30 / TAC-31: start fields give no protection; opening knocks any occupant, own included.
-START_FIELD_PROTECTED = False
+# (Not a switch: it is simply how board.move_to and board.place_on_start treat every field.)
 
 # TAC-32: entering the home is optional (ring and home are separate legal destinations).
 HOME_ENTRY_OPTIONAL = True

@@ -12,6 +12,7 @@ split; ``simulate`` checks any written split, so a player may also write unusual
 
 from __future__ import annotations
 
+from engines.tac import rules
 from engines.tac.board import HOME, WAIT, Board, controlled_seat, owner, start
 from engines.tac.rules import HOME_SIZE, RING_SIZE
 
@@ -83,7 +84,7 @@ def outcomes(board: Board, seat: int, both_ways: bool, total: int = 7) -> dict[t
         if memo in visited:
             return
         visited.add(memo)
-        ctrl = controlled_seat(b, seat)
+        ctrl = _controller(b, board, seat)
         key = b.key()
         for m in range(4 * ctrl, 4 * ctrl + 4):
             if m in used or b.pos[m] == WAIT:
@@ -100,6 +101,11 @@ def outcomes(board: Board, seat: int, both_ways: bool, total: int = 7) -> dict[t
     return results
 
 
+def _controller(board: Board, start_board: Board, seat: int) -> int:
+    """Whose marbles the 7 moves now: may switch to the partner's mid-move (TAC-48)."""
+    return controlled_seat(board if rules.SEVEN_LEFTOVER_TO_PARTNER else start_board, seat)
+
+
 class SplitError(ValueError):
     """A written split cannot be carried out; the message says which part fails."""
 
@@ -114,7 +120,7 @@ def simulate(board: Board, seat: int, parts: list[tuple[int, int, int | None]], 
     for marble, k, end in parts:
         if k < 1:
             raise SplitError("every part needs at least one step")
-        if owner(marble) != controlled_seat(b, seat):
+        if owner(marble) != _controller(b, board, seat):
             raise SplitError("that marble is not yours to move now")
         if b.pos[marble] == WAIT:
             raise SplitError("that marble is in its waiting area")

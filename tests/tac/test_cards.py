@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from engines.contract import IllegalCommand
 from engines.tac.setup import position
 from tests.tac.helpers import E, at, commands, fresh, play, waiting
 
@@ -31,10 +34,6 @@ def test_TAC_47_knocked_marble_gets_no_later_steps() -> None:
     s = position("a10 a12", {0: ["7"]})
     assert "7 a1:5 a2:2" not in commands(s)
     # the parser says why instead of silently reordering
-    import pytest
-
-    from engines.contract import IllegalCommand
-
     with pytest.raises(IllegalCommand):
         E.parse(s, 0, "7 a1:5 a2:2")
 
@@ -208,3 +207,17 @@ def test_TAC_77_tac_after_a_fool_undoes_the_card_played_after_it() -> None:
     assert at(s, "a1") == "10" and s.hands[1] == []  # the hand exchange stands
     assert commands(s) == {"5 b1"}
     assert at(play(s, "5 b1"), "b1") == "25"
+
+
+def test_open_resolutions_are_switches_in_one_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tac.en.md: "implement each proposed resolution, each in ONE place so it can change" —
+    flipping a constant in engines/tac/rules.py changes the rule everywhere."""
+    from engines.tac import rules
+
+    monkeypatch.setattr(rules, "HOME_ENTRY_OPTIONAL", False)  # TAC-32
+    assert commands(position("a60", {0: ["6"]})) == {"6 a1"}
+    monkeypatch.setattr(rules, "SEVEN_LEFTOVER_TO_PARTNER", False)  # TAC-48
+    assert "7 a4:3>h1 c1:4" not in commands(position("AH2 AH3 AH4 a62 c40", {0: ["7"]}))
+    monkeypatch.setattr(rules, "TAC_FORCED_ONLY_AGAINST_WIN", False)  # TAC-66's stricter reading
+    s = play(position("b10 c40", {1: ["5"], 2: ["tac", "9"], 3: ["2"]}, turn=1), "5 b1")
+    assert commands(s) == {"tac"}
