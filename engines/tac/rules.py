@@ -27,6 +27,7 @@ RANDOM_FIRST_DEALER = True
 # (Not a switch: it is simply how board.move_to and board.place_on_start treat every field.)
 
 # TAC-32: entering the home is optional (ring and home are separate legal destinations).
+# False makes entry compulsory for ordinary forward moves (the 7 keeps its step-by-step choice).
 HOME_ENTRY_OPTIONAL = True
 
 # TAC-38: the 4 may pass backward over the own start field into the home (non-fresh marbles).
