@@ -1,8 +1,10 @@
 """The TAC engine: the contract's methods on top of the rules modules.
 
-Layout: ``board`` (geometry, ordinary moves), ``seven`` (the 7), ``plays`` (what each card can
-do), ``flow`` (deals, exchange, turns, TAC, winning), ``notation`` (commands), ``view``,
-``bots``; every OPEN resolution lives in ``rules``.
+Layout: ``cards`` (+ ``cards.toml``, the deck as data), ``board`` (geometry, ordinary moves),
+``seven`` (the 7), ``plays`` (what each card can do), ``dealing`` (deals, announcement, partner
+exchange), ``flow`` (turns, TAC, Devil, winning), ``notation`` (commands), ``labels`` and
+``view`` (what people read), ``bots``, ``setup`` (positions for tests); every OPEN resolution
+lives in ``rules``.
 """
 
 from __future__ import annotations
