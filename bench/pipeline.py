@@ -136,12 +136,12 @@ def run_pipeline(
     seed: int = 1,
     echo: Any = print,
 ) -> PipelineReport:
-    from service.mail.stack import DovecotStack
+    from service.mail.dovecot import DovecotStack
     from service.mail.stackprocess import SubprocessMailStack
 
     chosen = engine_ids or engines.names(include_extra=False)
     rng = random.Random(seed)
-    stack_cls = DovecotStack if dovecot else SubprocessMailStack
+    stack_cls: type[DovecotStack] | type[SubprocessMailStack] = DovecotStack if dovecot else SubprocessMailStack
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp, stack_cls(auto_create=True) as stack:
         stack.add_user(SERVICE_ADDRESS, SERVICE_PASSWORD)
         setup_started = time.perf_counter()

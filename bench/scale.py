@@ -27,7 +27,7 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, insert, text
+from sqlalchemy import func, insert
 from sqlmodel import select
 
 import engines
@@ -114,7 +114,7 @@ class World:
                     for row in mails:
                         seat = addresses.index(row.to_address)
                         msg = email.message_from_bytes(row.raw, policy=email.policy.default)
-                        body = msg.get_body(("plain",))  # type: ignore[attr-defined]
+                        body = msg.get_body(("plain",))
                         texts[seat] = str(body.get_content()) if body is not None else ""
                         row.status = "sent"  # setup mail: not part of any measurement
                     s.commit()
@@ -129,8 +129,8 @@ class World:
         now = ctx.clock.now()
         deadline = now + timedelta(days=30)
         with self.service.session() as s:
-            next_game = int(s.exec(select(func.coalesce(func.max(Game.id), 0))).one()) + 1
-            next_player = int(s.exec(select(func.coalesce(func.max(Player.id), 0))).one()) + 1
+            next_game = (s.exec(select(func.max(Game.id))).one() or 0) + 1
+            next_player = (s.exec(select(func.max(Player.id))).one() or 0) + 1
             games: list[dict[str, Any]] = []
             players: list[dict[str, Any]] = []
             seats: list[dict[str, Any]] = []
@@ -293,8 +293,6 @@ def run_scale(
             chosen = rng.sample(fresh, replies)
             answered.update(live.game_id for live in chosen)
             asyncio.run(inject(stack, [reply_for(live, rng) for live in chosen]))
-            with service.session() as s:  # warm the connection pool and page cache alike
-                s.exec(text("SELECT count(*) FROM games")).one()
             cycle = asyncio.run(poll_cycle(service, replies))
             with service.session() as s:
                 applied = int(

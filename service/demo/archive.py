@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import email.utils
 import html
 import re
 from collections import defaultdict

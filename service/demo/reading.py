@@ -59,7 +59,7 @@ def read_mail(raw: bytes) -> ServiceMail:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(msg, EmailMessage)
     part = msg.get_body(("plain",))
-    text = str(part.get_content()) if part is not None else ""  # type: ignore[attr-defined]
+    text = str(part.get_content()) if part is not None else ""
     text = text.replace("\r\n", "\n")
     subject = str(msg.get("Subject", ""))
     tag = GAME_TAG.search(subject)

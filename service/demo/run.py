@@ -155,7 +155,7 @@ def run_demo(
             smtp_port=stack.smtp_port,
             # IDLE wakes the poll, but a wake-up during a running poll is skipped by the
             # scheduler (max_instances=1); a short interval bounds that wait for the demo.
-            poll_interval_seconds=0.05,
+            poll_interval_seconds=0.02,
             outbox_interval_seconds=0.2,
             error_answers_per_day=1000,
         )

@@ -53,7 +53,9 @@ def _wait_for_greeting(host: str, port: int, prefix: bytes, deadline: float) -> 
         time.sleep(0.02)
 
 
-def _config_text(root: Path, host: str, imap_port: int, lmtp_port: int, domain: str) -> str:
+def _config_text(
+    root: Path, host: str, imap_port: int, lmtp_port: int, domain: str, allow_all_users: bool
+) -> str:
     if os.geteuid() == 0:
         internal_user, login_user, uid, gid = "dovecot", "dovenull", "dovecot", "dovecot"
     else:
@@ -85,7 +87,7 @@ passdb {{
 }}
 userdb {{
   driver = static
-  args = uid={uid} gid={gid} home={root}/mail/%d/%n
+  args = uid={uid} gid={gid} home={root}/mail/%d/%n allow_all_users={"yes" if allow_all_users else "no"}
 }}
 service anvil {{
   chroot =
@@ -201,7 +203,12 @@ class DovecotStack:
         self._write_users()
         self.imap_port, self.lmtp_port = _free_port(self.host), _free_port(self.host)
         conf = root / "dovecot.conf"
-        conf.write_text(_config_text(root, self.host, self.imap_port, self.lmtp_port, self.domain))
+        # With auto_create, LMTP must accept a user added a moment ago: Dovecot notices a changed
+        # passwd-file only about once a second, so the static userdb then takes every recipient
+        # (the SMTP front still refuses unknown users when auto_create is off).
+        conf.write_text(
+            _config_text(root, self.host, self.imap_port, self.lmtp_port, self.domain, self.auto_create)
+        )
         if os.geteuid() == 0:
             for path in [root, *root.rglob("*")]:
                 self._chown(path)

@@ -73,8 +73,8 @@ def _collect(part: Message) -> list[tuple[str, str]]:
         return []
     if ctype == "text/plain":
         text = decode_part(part)
-        if (part.get_param("format") or "").lower() == "flowed":
-            text = unflow(text, delsp=(part.get_param("delsp") or "").lower() == "yes")
+        if str(part.get_param("format") or "").lower() == "flowed":
+            text = unflow(text, delsp=str(part.get_param("delsp") or "").lower() == "yes")
         return [(text, "plain")]
     if ctype == "text/html":
         return [(decode_part(part), "html")]

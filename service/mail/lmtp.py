@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import asyncio
 
+from service.mail.smtpfront import DeliveryRefused
 
-class LmtpError(Exception):
-    """A 4xx/5xx answer from the LMTP server; ``code`` keeps the number for callers."""
 
-    def __init__(self, code: int, text: str) -> None:
-        super().__init__(f"{code} {text}")
-        self.code = code
+class LmtpError(DeliveryRefused):
+    """A 4xx/5xx answer from the LMTP server; the SMTP front passes it on to its client."""
 
 
 class LmtpClient:

@@ -17,6 +17,16 @@ from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
 from service.mail.addresses import base_address
 
+
+class DeliveryRefused(Exception):
+    """The store refused a message (e.g. Dovecot's LMTP said 550); the SMTP client is told so."""
+
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(f"{code} {text}")
+        self.code = code
+        self.text = text
+
+
 # deliver(mail_from, original_rcpt, base_rcpt, data) stores one copy for one recipient.
 Deliver = Callable[[str, str, str, bytes], Awaitable[None]]
 
@@ -52,7 +62,10 @@ class FrontHandler:
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         data = envelope.original_content or b""
         for rcpt in envelope.rcpt_tos:
-            await self._deliver(envelope.mail_from or "", rcpt, base_address(rcpt), data)
+            try:
+                await self._deliver(envelope.mail_from or "", rcpt, base_address(rcpt), data)
+            except DeliveryRefused as exc:
+                return f"{exc.code} {exc.text}".replace("\n", " ")
             self.delivered += 1
         return "250 2.0.0 OK: delivered"
 

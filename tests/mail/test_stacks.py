@@ -12,6 +12,7 @@ from email.policy import default as default_policy
 import pytest
 from imapclient.exceptions import LoginError
 
+from service.mail.dovecot import DovecotStack
 from service.mail.imapconn import open_imap
 from service.mail.stack import LocalMailStack
 from service.mail.stackprocess import SubprocessMailStack
@@ -174,3 +175,16 @@ def test_subprocess_stack_has_the_same_interface() -> None:
         with pytest.raises(smtplib.SMTPRecipientsRefused):
             send_mail(stack, _message("lost", "x@pbem.test"), "ann@example.test", "x@pbem.test")
         assert stack.users == {SERVICE: PASSWORD}
+
+
+def test_dovecot_auto_create_delivers_to_many_new_users_at_once(dovecot_stack: DovecotStack) -> None:
+    """Users created within the same second must all receive (Dovecot re-reads its
+    passwd-file only about once a second)."""
+    dovecot_stack.auto_create = True
+    dovecot_stack.stop()
+    dovecot_stack.start()
+    dovecot_stack.add_user(SERVICE, PASSWORD)
+    recipients = [f"new{n}@players.test" for n in range(8)]
+    for rcpt in recipients:
+        send_mail(dovecot_stack, _message("hello", rcpt), SERVICE, rcpt)
+    assert dovecot_stack.delivered == len(recipients)
