@@ -144,6 +144,8 @@ class Resolver:
         entries = []
         for t, team in enumerate(self.teams):
             for i, f in enumerate(team):
+                if not f.tokens or acting.isdisjoint(f.tokens):
+                    continue
                 for token_id in sorted(acting.intersection(f.tokens)):
                     if f.tokens[token_id] > 0:
                         entries += [Entry(t, a, i, False) for a in self.content.tokens[token_id].upkeep]
