@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 from typing import Any
 
 from imapclient import IMAPClient
@@ -69,6 +70,13 @@ class Inbox:
         except (IMAPClientError, OSError):
             self.close()
             raise
+
+    def interrupt(self) -> None:
+        """Wake a ``wait`` blocked in IDLE from another thread (shutdown): close the socket."""
+        client = self.client
+        if client is not None:
+            with contextlib.suppress(OSError):
+                client._imap.sock.shutdown(socket.SHUT_RDWR)
 
     def supports_idle(self) -> bool:
         return self.connect().has_capability("IDLE")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -41,6 +41,7 @@ class Service:
         self.inbox = Inbox(settings)
         self.pipeline = Pipeline(self.ctx)
         self._stop = asyncio.Event()
+        self._watcher: Inbox | None = None
 
     def session(self) -> Session:
         return self.ctx.session()
@@ -132,7 +133,7 @@ class Service:
 
     async def _idle_loop(self, scheduler: AsyncIOScheduler) -> None:
         """Wake the poll job as soon as IDLE reports new mail (own connection)."""
-        watcher = Inbox(self.settings)
+        watcher = self._watcher = Inbox(self.settings)
         try:
             while not self._stop.is_set():
                 try:
@@ -141,7 +142,7 @@ class Service:
                     await asyncio.sleep(self.settings.poll_interval_seconds)
                     continue
                 if news:
-                    scheduler.modify_job("poll", next_run_time=self.ctx.clock.now())
+                    scheduler.modify_job("poll", next_run_time=datetime.now(UTC))
                 elif not (self.settings.imap_idle and watcher.client and watcher.client.has_capability("IDLE")):
                     await asyncio.sleep(self.settings.poll_interval_seconds)
         finally:
@@ -151,7 +152,9 @@ class Service:
         """Run every job until ``stop()`` (or cancellation)."""
         cfg = self.settings
         scheduler = AsyncIOScheduler(timezone="UTC")
-        now = self.ctx.clock.now()
+        # Job timing is APScheduler's wall clock; what is due (deadlines, backoff) is decided
+        # inside the jobs by the injectable clock, so a test clock never skews the scheduler.
+        now = datetime.now(UTC)
         common: dict[str, Any] = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None}
         scheduler.add_job(self._poll_job, "interval", seconds=cfg.poll_interval_seconds, id="poll",
                           next_run_time=now, **common)
@@ -163,6 +166,8 @@ class Service:
         try:
             await self._stop.wait()
         finally:
+            if self._watcher is not None:
+                self._watcher.interrupt()
             idle.cancel()
             scheduler.shutdown(wait=False)
             await asyncio.to_thread(self.inbox.close)
