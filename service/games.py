@@ -80,6 +80,8 @@ def create_game(
     if len({p.id for p in seated}) != len(seated):
         raise ValueError("a player can take only one seat")
     seed = secrets.randbelow(2**31) if seed is None else seed
+    if not 0 <= seed < 2**31:  # the column is a 32-bit integer on PostgreSQL
+        raise ValueError(f"seed must be between 0 and {2**31 - 1}")
     resolved = engine.resolve_options(options)
     state = engine.new_game([p.name for p in seated], resolved, seed)
     now = ctx.clock.now()

@@ -1,0 +1,108 @@
+"""The same service code on PostgreSQL: migrations, a move through the pipeline, the lock.
+
+Starts a throw-away PostgreSQL on a free loopback port (MAILSTACK.md recipe); skipped when
+PostgreSQL is not installed, unless ``PBEM_REQUIRE_POSTGRES=1``."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from email.message import EmailMessage
+
+import pytest
+from sqlmodel import select
+
+from service.clock import ManualClock
+from service.config import Settings
+from service.context import AppContext
+from service.games import StaleGame, create_game, create_player, load, save_state
+from service.keys import make_key
+from service.models import Game, MoveLog, Outbox
+from service.pipeline import Pipeline, store
+
+from .conftest import SECRET
+
+pytestmark = pytest.mark.postgres
+
+
+def _bin(name: str) -> str | None:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return found[-1] if found else shutil.which(name)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    initdb, postgres = _bin("initdb"), _bin("postgres")
+    required = os.environ.get("PBEM_REQUIRE_POSTGRES", "") not in ("", "0")
+    if not (initdb and postgres) or os.geteuid() != 0:
+        if required:
+            pytest.fail("PBEM_REQUIRE_POSTGRES=1 but PostgreSQL (or root to run it as postgres) is missing")
+        pytest.skip("PostgreSQL is not installed (or we cannot run it as the postgres user)")
+    root = tempfile.mkdtemp(prefix="pbem-pg-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    shutil.chown(root, "postgres", "postgres")
+    data = os.path.join(root, "data")
+    subprocess.run([initdb, "-D", data, "-A", "trust", "-U", "postgres"], user="postgres", check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    port = _free_port()
+    proc = subprocess.Popen([postgres, "-D", data, "-c", "listen_addresses=127.0.0.1", "-p", str(port),
+                             "-k", root, "-c", "fsync=off"], user="postgres",
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        time.sleep(0.3)
+        yield url
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_a_move_through_the_pipeline_on_postgresql(postgres_url: str) -> None:
+    ctx = AppContext.create(Settings(database_url=postgres_url, secret=SECRET), ManualClock())
+    with ctx.session() as s:
+        players = [create_player(s, f"{n}@x.test", n.title(), ctx=ctx).address for n in ("ann", "bob")]
+        game = create_game(s, "toy", players, seed=2**31 - 1, ctx=ctx)
+        s.commit()
+        assert game.id is not None
+        key = make_key(SECRET, game.id, 0, "0")
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "ann@x.test", f"play+{key}@pbem.test", "Re: turn"
+    msg["Message-ID"] = "<pg1@x.test>"
+    msg.set_content("high")
+    with ctx.session() as s:
+        row, created = store(s, ctx, msg.as_bytes(), 1, "INBOX")
+        assert created and store(s, ctx, msg.as_bytes(), 1, "INBOX")[1] is False
+    assert row.id is not None and Pipeline(ctx).process(row.id) == "applied"
+    with ctx.session() as s:
+        assert [m.command for m in s.exec(select(MoveLog)).all()] == ["high"]
+        assert len(s.exec(select(Outbox)).all()) >= 4
+    with ctx.session() as first, ctx.session() as second:
+        game_a, game_b = first.get_one(Game, game.id), second.get_one(Game, game.id)
+        engine, state = load(game_a)
+        new_state, _ = engine.apply(state, 0, engine.parse(state, 0, "play " + state.hands[0][0]))
+        save_state(first, ctx, game_a, engine, new_state)
+        first.commit()
+        with pytest.raises(StaleGame):
+            save_state(second, ctx, game_b, engine, new_state)
