@@ -32,7 +32,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         ),
         seed: int = typer.Option(1, help="Seed of the games and of the players' choices."),
         out: Path = typer.Option(  # noqa: B008
-            Path("pbem-demo"), help="Folder for the database, the .eml files and index.html."
+            Path("demo-out"), help="Folder for the database, the .eml files and index.html (git-ignored)."
         ),
         timeout: float = typer.Option(600.0, help="Stop after this many seconds."),
     ) -> None:
