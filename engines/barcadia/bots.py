@@ -121,20 +121,22 @@ class HeuristicBot(Bot[BarcadiaState]):
                 step = self.step_toward(s, seat, acts, goals)
                 if step is not None:
                     return step
-            # Ready with the Hoard still hidden: it can only lie under a tile nobody has seen yet.
-            hunting = ready and not hoard
-            reveal = self.best_reveal(s, seat, acts, unseen_only=hunting)
-            if reveal is not None and reveal[0] >= 0:
-                return reveal[1]
-            worth = {i for i in range(1, len(s.rooms)) if not s.rooms[i][UP]
-                     and (not s.rooms[i][KNOWN] if hunting else self.reveal_score(s, seat, i) >= 0)}
-            goals = {i for i in range(len(s.rooms)) if (moves.enterable(s, i) or s.pos[seat] == i)
-                     and any(nb in worth for nb in s.adj[i])}
-            step = self.step_toward(s, seat, acts, goals)
-            if step is not None:
-                return step
-            if reveal is not None:  # nothing better: fight what is there rather than stall
-                return reveal[1]
+            # Ready with the Hoard still hidden: it can only lie under a tile nobody has seen yet;
+            # if no such tile is in reach, clear the known rooms in the way like anyone else.
+            for hunting in ([True, False] if ready and not hoard else [False]):
+                reveal = self.best_reveal(s, seat, acts, unseen_only=hunting)
+                if reveal is not None and reveal[0] >= 0:
+                    return reveal[1]
+                worth = {i for i in range(1, len(s.rooms)) if not s.rooms[i][UP]
+                         and (not s.rooms[i][KNOWN] if hunting else self.reveal_score(s, seat, i) >= 0)}
+                goals = {i for i in range(len(s.rooms)) if (moves.enterable(s, i) or s.pos[seat] == i)
+                         and any(nb in worth for nb in s.adj[i])}
+                step = self.step_toward(s, seat, acts, goals)
+                if step is not None:
+                    return step
+            fallback = self.best_reveal(s, seat, acts)
+            if fallback is not None:  # nothing better: fight what is there rather than stall
+                return fallback[1]
         elif t["acted"] and "dash" in plays:
             return plays["dash"]
         return moves.PASS
