@@ -49,7 +49,6 @@ def test_full_tac_game_by_mail(mail_stack: Any, tmp_path: Path) -> None:
                 world.reply(players[seat], command, to=mail)
                 by_text += 1
         asyncio.run(world.step())
-    world.close()
     row = world.game_row(game_id)
     assert row.status == "finished", "the game did not end"
     bad = [(m.status, m.error) for m in world.inbound() if m.status != "applied"]
@@ -60,3 +59,4 @@ def test_full_tac_game_by_mail(mail_stack: Any, tmp_path: Path) -> None:
         final = text_of(world.latest(address))
         assert any(name in final for name in names)
         assert not any(other in final for other in players)
+    world.close()
