@@ -236,10 +236,13 @@ def hand_in_view_order(state: GrizzledState, seat: int) -> list[str]:
 
 
 def parse(state: GrizzledState, seat: int, text: str) -> Action:
-    verb, words = read(text)
-    args = list(words)
     options = legal(state, seat)
     examples = [format_action(a) for a in options[:8]]
+    try:
+        verb, words = read(text)
+    except InvalidCommand as err:
+        raise InvalidCommand(err.message, examples) from None
+    args = list(words)
     if not options:
         raise IllegalCommand(Text("Nothing is asked of you right now; wait for your turn.",
                                   "Lúc này bạn chưa phải làm gì; hãy chờ đến lượt."))

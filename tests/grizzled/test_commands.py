@@ -89,3 +89,10 @@ def test_every_choice_round_trips_and_has_both_labels() -> None:
     for choice in ENGINE.legal_actions(s, 0):
         assert ENGINE.parse(s, 0, choice.command) == choice.action
         assert choice.label.en and choice.label.vi and choice.label.en != choice.label.vi
+
+
+def test_unreadable_commands_come_with_examples_for_now() -> None:
+    s = turn_position()
+    with pytest.raises(InvalidCommand) as err:
+        ENGINE.parse(s, 0, "play rain, shell please")
+    assert "please" in err.value.message.en and "play rain shell" in err.value.examples
