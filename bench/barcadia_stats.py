@@ -9,7 +9,7 @@ Tables:
   rate, the draws (turn limit reached), and the average game length in turns (every seat's
   turn counts once) and in rounds.
 - ``balance``: heuristic bots in every seat, 2-6 players: win rate per seat, game length.
-- ``speed``: engine cost per applied action and per ``legal_actions`` call in random play.
+- ``speed``: engine CPU cost per applied action and per ``legal_actions`` call in random play.
 Game g of a table uses seed ``seed + g``, so a table is reproducible.
 """
 
@@ -93,26 +93,27 @@ def self_play(players: int, games: int, seed: int = 0) -> Table:
 
 
 def speed(games: int, players: int = 4, seed: int = 0) -> dict[str, float]:
-    """Random play: microseconds per apply and per legal_actions (with labels), games per second."""
+    """Random play, in CPU time (the machine is shared): microseconds per apply and per
+    legal_actions (with labels), actions and milliseconds per game."""
     bot = ENGINE.bots()["random"]
     applies = legals = 0
     t_apply = t_legal = 0.0
-    start = time.perf_counter()
+    start = time.process_time()
     for g in range(games):
         state = ENGINE.new_game(NAMES[:players], None, seed + g)
         rng = random.Random(seed + g)
         while ENGINE.to_act(state):
             seat = min(ENGINE.to_act(state))
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             ENGINE.legal_actions(state, seat)
-            t_legal += time.perf_counter() - t0
+            t_legal += time.process_time() - t0
             legals += 1
             action = bot.choose(ENGINE, state, seat, rng)
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             state, _ = ENGINE.apply(state, seat, action)
-            t_apply += time.perf_counter() - t0
+            t_apply += time.process_time() - t0
             applies += 1
-    total = time.perf_counter() - start
+    total = time.process_time() - start
     return {"us_per_apply": 1e6 * t_apply / applies, "us_per_legal_actions": 1e6 * t_legal / legals,
             "steps_per_game": applies / games, "seconds_per_game": total / games}
 
@@ -140,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.only in (None, "speed"):
         for n in (2, 4, 6):
             r = speed(max(1, args.games // 50), n, args.seed)
-            print(f"random play, {n} players: {r['us_per_apply']:.0f} us/apply, "
+            print(f"random play, {n} players (CPU time): {r['us_per_apply']:.0f} us/apply, "
                   f"{r['us_per_legal_actions']:.0f} us/legal_actions, {r['steps_per_game']:.0f} actions/game, "
                   f"{r['seconds_per_game'] * 1000:.0f} ms/game")
 
