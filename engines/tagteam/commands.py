@@ -317,8 +317,8 @@ def parse_build(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
                                             f"Bộ bài Chiến đấu của bạn có thẻ 1 đến {n}."), _examples(content, s, seat))
                 pos = ref if k == "after" else ref - 1
                 i += 2
-    if i < len(words) and KEYWORD.get(words[i]) == "bottom":
-        rest = [w for w in words[i + 1:] if KEYWORD.get(w) != "bottom"]
+    if i < len(words) and KEYWORD.get(words[i]) in ("bottom", "discard"):  # `bottom 3 1`, `bỏ 3 1`
+        rest = [w for w in words[i + 1:] if KEYWORD.get(w) not in ("bottom", "discard")]
         order = [int(w) for w in rest if w.isdigit()]
         if len(order) != len(rest) or not 1 <= len(order) <= 2:
             raise _invalid(content, s, seat, "After `bottom` write the numbers of the other 2 drawn cards, e.g. `bottom 3 1`.",

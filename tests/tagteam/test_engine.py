@@ -78,6 +78,8 @@ def test_TT_71_build_commands_people_write() -> None:
     assert ENGINE.parse(s, 0, "add 1 before 2").args == (1, 1, 2, 3)
     assert ENGINE.parse(s, 0, "thêm 2 trên cùng, dưới 3 1").args == (2, 0, 3, 1)
     assert ENGINE.parse(s, 0, "them 3 sau 2").args == (3, 2, 1, 2)
+    assert ENGINE.parse(s, 0, "thêm 1 dưới cùng, bỏ 3 2").args == (1, n, 3, 2)
+    assert ENGINE.parse(s, 0, "add 1 top discard 3 2").args == (1, 0, 3, 2)
     assert ENGINE.parse(s, 0, "add 3 bottom 2 1").args == (3, n, 2, 1)
     name = ENGINE.content.cards[s.draw[0][0]].name.split()[-1]
     if sum(name.lower() in ENGINE.content.cards[c].name.lower() for c in s.draw[0]) == 1:
