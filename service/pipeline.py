@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from service.context import AppContext
 from service.games import StaleGame, player_by_address
@@ -179,8 +180,17 @@ class Pipeline:
             if row.attempts >= ctx.settings.max_crashes:
                 return self._quarantine(inbound_id, "crashed",
                                         f"processing crashed {row.attempts} times; not retried")
-            row.attempts += 1  # committed first: a crash below still counts
+            # Claim the mail by bumping its attempt count from the value we read (committed
+            # first, so a crash below still counts; a second worker's claim matches no row).
+            claimed = s.execute(
+                update(InboundMail)
+                .where(col(InboundMail.id) == inbound_id, col(InboundMail.attempts) == row.attempts,
+                       col(InboundMail.status) == "new")
+                .values(attempts=row.attempts + 1)
+            )
             s.commit()
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                return "new"  # another worker has it
         for _ in range(5):
             try:
                 return self._run(inbound_id)
@@ -208,6 +218,8 @@ class Pipeline:
         ctx = self.ctx
         with ctx.session() as s:
             row = s.get_one(InboundMail, inbound_id)
+            if row.status != "new":  # another worker finished it while we waited for the game
+                return row.status
 
             def finish(status: str, error: str | None = None, stage: str | None = None) -> str:
                 row.status, row.error, row.stage = status, error, stage

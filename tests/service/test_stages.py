@@ -197,3 +197,17 @@ def test_resign_ends_the_game_for_everyone(ctx: AppContext, game_id: int) -> Non
 def _outbox_count(ctx: AppContext) -> int:
     with ctx.session() as s:
         return len(s.exec(select(Outbox.id).order_by(col(Outbox.id))).all())
+
+
+def test_a_processed_mail_is_never_processed_again(ctx: AppContext, game_id: int) -> None:
+    """A second worker (or a re-fetch after a crash) finds the result and changes nothing."""
+    key = key_of(ctx, game_id, 0)
+    with ctx.session() as s:
+        row, _ = store(s, ctx, mail("ann@x.test", f"play+{key}@pbem.test", "high").as_bytes(), 1, "INBOX")
+    assert row.id is not None
+    first, second = Pipeline(ctx), Pipeline(ctx)
+    assert first.process(row.id) == "applied"
+    assert second.process(row.id) == "applied"  # sees the result, does nothing
+    with ctx.session() as s:
+        assert len(s.exec(select(MoveLog)).all()) == 1
+        assert s.get_one(InboundMail, row.id).attempts == 1
