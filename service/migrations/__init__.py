@@ -1,0 +1,1 @@
+"""Alembic migrations of the service schema (shipped in the wheel)."""
