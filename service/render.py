@@ -9,6 +9,7 @@ template cannot leak a secret the view does not hold.
 from __future__ import annotations
 
 import itertools
+import sys
 from dataclasses import dataclass
 from datetime import datetime
 from email.charset import QP, Charset
@@ -33,7 +34,11 @@ PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", 
 
 
 def default_templates_dir() -> Path:
-    return Path(__file__).resolve().parents[1] / "mail_templates"
+    """The checkout's ``mail_templates`` (source and editable installs), else the copy a wheel
+    installs as data files under ``<prefix>/share/pbem/mail_templates``."""
+    in_checkout = Path(__file__).resolve().parents[1] / "mail_templates"
+    installed = Path(sys.prefix) / "share" / "pbem" / "mail_templates"
+    return in_checkout if in_checkout.is_dir() or not installed.is_dir() else installed
 
 
 @dataclass(frozen=True)
