@@ -28,40 +28,50 @@ PENDING_TEXT = {
 KIND_LETTER = {"monster": "M", "team": "T", "boss": "B", "reward": "R", "portal": "P", "hoard": "H"}
 
 
-def _card(deck: str, cid: str, lang_free: bool = True) -> dict[str, Any]:
+def card_entry(cid: str) -> dict[str, Any]:
+    """One line of the view's ``cards`` legend: the name, text and timing of a card id."""
     c = content()
-    cards = c.loot if deck == "loot" else c.powerups if deck == "powerup" else c.characters if deck == "character" \
-        else c.house_rules
-    card = cards.get(cid)
-    if card is None:  # a planted marker or unknown id: show the id itself
-        return {"id": cid, "name": {"en": cid, "vi": cid}, "text": {"en": "", "vi": ""}, "timing": ""}
-    return {"id": cid, "name": card.name.to_json(), "text": card.text.to_json(), "timing": card.timing}
+    for deck in (c.loot, c.powerups, c.characters, c.house_rules):
+        card = deck.get(cid)
+        if card is not None:
+            return {"name": card.name.to_json(), "text": card.text.to_json(), "timing": card.timing}
+    return {"name": {"en": cid, "vi": cid}, "text": {"en": "", "vi": ""}, "timing": ""}  # e.g. a planted marker
 
 
-def _room(s: BarcadiaState, i: int) -> dict[str, Any]:
+def _room(s: BarcadiaState, i: int, tiles: dict[str, Any]) -> dict[str, Any]:
     r = s.rooms[i]
     out: dict[str, Any] = {"n": i, "up": bool(r[UP])}
     if r[TRAPS]:
         out["traps"] = r[TRAPS]
     if r[DROPS]:
-        out["drops"] = [_card("powerup", p) for p in r[DROPS]]
+        out["drops"] = list(r[DROPS])
     if i == 0:
         out["kind"] = "start"
         return out
     tile = content().rooms.get(r[TILE]) if (r[UP] or r[KNOWN]) else None
     if tile is not None:
-        out.update(kind=tile.kind, tile=tile.id, level=tile.level, damage=tile.damage, beaten=bool(r[BEATEN]))
-        if tile.kind in ("monster", "team", "boss"):
-            out["name"] = {"en": tile.name.en, "vi": tile.name.vi}
+        out["kind"] = tile.kind
+        out["tile"] = tile.id
+        if r[BEATEN]:
+            out["beaten"] = True
+        if tile.id not in tiles:
+            tiles[tile.id] = {"name": tile.name.to_json(), "level": tile.level, "damage": tile.damage}
     return out
 
 
 def make_view(s: BarcadiaState, seat: Seat | None) -> dict[str, Any]:
+    """The public part (shared by every seat) plus the viewer's hand and secret window choice."""
     view = dict(public_view(s))
     chosen = s.window.get("chosen", {}) if s.phase == "window" else {}
     view["you"] = seat
     view["window"] = dict(view["window"], my_choice=chosen.get(str(seat)) if seat is not None else None)
-    view["hand"] = [_card("loot", x) for x in sorted(s.hands[seat])] if seat is not None else None
+    if seat is None:
+        view["hand"] = None
+        return view
+    view["hand"] = sorted(s.hands[seat])
+    missing = [x for x in view["hand"] if x not in view["cards"]]
+    if missing:
+        view["cards"] = dict(view["cards"], **{x: card_entry(x) for x in missing})
     return view
 
 
@@ -69,32 +79,39 @@ _PUBLIC_CACHE: list[tuple[BarcadiaState, int, dict[str, Any]]] = []
 
 
 def public_view(s: BarcadiaState) -> dict[str, Any]:
-    """Everything every seat may see, built once per position object (views are per seat)."""
+    """Everything every seat may see, built once per position object (views are per seat).
+
+    Cards and tiles are named once, in the ``cards`` and ``tiles`` legends; players, rooms and
+    hands refer to them by id.
+    """
     for state, version, cached in _PUBLIC_CACHE:
         if state is s and version == s.version:
             return cached
     c = content()
-    players = []
+    players: list[dict[str, Any]] = []
     for p in range(s.n):
         players.append({
-            "seat": p, "name": s.players[p], "hp": s.hp[p], "room": s.pos[p],
-            "powerups": [_card("powerup", x) for x in s.powerups[p]], "loot": len(s.hands[p]),
-            "character": _card("character", s.characters[p]) if s.characters else None,
+            "seat": p, "name": s.players[p], "hp": s.hp[p], "room": s.pos[p], "powerups": list(s.powerups[p]),
+            "loot": len(s.hands[p]), "character": s.characters[p] if s.characters else None,
             "autopass": s.autopass[p], "shield": s.shield[p],
         })
+    tiles: dict[str, Any] = {}
+    rooms = [_room(s, i, tiles) for i in range(len(s.rooms))]
+    shown = {x for pus in s.powerups for x in pus} | {x for r in rooms for x in r.get("drops", [])}
+    shown |= {x for x in (s.house_rule, *s.characters) if x}
     window = s.window if s.phase == "window" else {}
     view: dict[str, Any] = {
         "game": "barcadia", "phase": s.phase, "players": players,
         "turn_seat": s.turn_seat, "turns": s.turns, "round": s.turns // max(1, s.n) + 1,
         "turn_limit": s.options.get("turn_limit"),
         "turn": {k: s.turn[k] for k in ("duels", "teleports", "actions", "acted", "bonus", "disarm")},
-        "rooms": [_room(s, i) for i in range(len(s.rooms))],
+        "rooms": rooms, "tiles": tiles, "cards": {x: card_entry(x) for x in sorted(shown)},
         "placing": {"left": len(s.placing.get("tiles", [])), "next": s.placing["order"][0]} if s.placing else None,
         "pending": [{"kind": p["kind"], "seat": p["seat"]} for p in s.pending[:1]],
         "window": {"asked": window.get("asked", []), "chosen_by": sorted(int(k) for k in window.get("chosen", {}))},
         "decks": {"loot": len(s.loot_deck), "discard": len(s.loot_discard), "powerups": len(s.powerup_deck),
                   "traps_left": s.traps_left},
-        "house_rule": _card("house", s.house_rule) if s.house_rule else None,
+        "house_rule": s.house_rule or None,
         "guardian": {"level": c.hoard.level, "damage": c.hoard.damage},
         "start_rolls": s.start_rolls,
         "winner": s.winner, "end_reason": s.end_reason,
@@ -150,6 +167,7 @@ def text_map(view: Mapping[str, Any], layout: list[list[int]]) -> list[str]:
 
 def render(view: Mapping[str, Any], lang: str) -> str:
     vi = lang == "vi"
+    cards = view["cards"]
     lines: list[str] = []
     names = [p["name"] for p in view["players"]]
     if view["winner"] >= 0:
@@ -169,9 +187,9 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                  "lower case = face down again; last letter = player, ^ traps, + dropped Power-Up")
     lines.append("")
     for p in view["players"]:
-        pus = ", ".join(_t(x["name"], lang) for x in p["powerups"]) or "-"
+        pus = ", ".join(_t(cards[x]["name"], lang) for x in p["powerups"]) or "-"
         room = "SP" if p["room"] == 0 else str(p["room"])
-        char = f" [{_t(p['character']['name'], lang)}]" if p.get("character") else ""
+        char = f" [{_t(cards[p['character']]['name'], lang)}]" if p.get("character") else ""
         lines.append(f"  {p['name']}{char}: {p['hp']} HP, " + (f"phòng {room}, {p['loot']} thẻ CLP, tăng cường: {pus}"
                                                              if vi else f"room {room}, {p['loot']} loot, power-ups: {pus}"))
     notes = []
@@ -179,14 +197,16 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         if room.get("traps"):
             notes.append(f"phòng {room['n']}: {room['traps']} bẫy" if vi else f"room {room['n']}: {room['traps']} trap(s)")
         if room.get("drops"):
-            notes.append(f"{'phòng' if vi else 'room'} {room['n']}: " + ", ".join(_t(d["name"], lang) for d in room["drops"]))
+            notes.append(f"{'phòng' if vi else 'room'} {room['n']}: " + ", ".join(_t(cards[d]["name"], lang)
+                                                                                 for d in room["drops"]))
         if room.get("kind") in ("monster", "team", "boss") and not room.get("beaten") and room["n"]:
-            notes.append(f"{room['n']}: {_t(room['name'], lang)}" + (f" L{room['level']}" if room["level"] else "")
-                         + f" D{room['damage']}")
+            tile = view["tiles"][room["tile"]]
+            notes.append(f"{room['n']}: {_t(tile['name'], lang)}" + (f" L{tile['level']}" if tile["level"] else "")
+                         + f" D{tile['damage']}")
     if notes:
         lines.append(("Ghi chú: " if vi else "Notes: ") + "; ".join(notes))
     if view.get("house_rule"):
-        hr = view["house_rule"]
+        hr = cards[view["house_rule"]]
         lines.append(("Luật Nhà: " if vi else "House Rule: ") + f"{_t(hr['name'], lang)} — {_t(hr['text'], lang)}")
     g = view["guardian"]
     lines.append((f"Người Giữ Cửa: cấp {g['level']}, sát thương {g['damage']}. " if vi else
@@ -197,10 +217,11 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     if view["hand"] is not None:
         lines.append("")
         lines.append("Thẻ trên tay bạn:" if vi else "Your hand:")
-        for card in view["hand"]:
+        for cid in view["hand"]:
+            card = cards[cid]
             when = {"between": "giữa lượt" if vi else "between turns", "turn": "trong lượt" if vi else "your turn"}.get(
                 card["timing"], "")
-            lines.append(f"  {card['id']} — {_t(card['name'], lang)} ({when}): {_t(card['text'], lang)}")
+            lines.append(f"  {cid} — {_t(card['name'], lang)} ({when}): {_t(card['text'], lang)}")
         if not view["hand"]:
             lines.append("  -")
     if view["pending"]:
