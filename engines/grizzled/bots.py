@@ -1,27 +1,58 @@
 """The co-operative bot used by ``default_action`` (and as the ``heuristic`` bot).
 
-It plays fair: it reads only what its seat may know (its own hand and tiles, the public
-table), never another hand or the piles' order. Its plan is a careful soldier's: keep every
-threat count below 3, play Hard Knocks only while the weight stays low, use the lucky charm
-when a threat reaches 2, speak before withdrawing, and send Support to whoever carries the
-heaviest Hard Knocks.
+Why it plays the way it does. The team loses the race against the Morale Reserve when hands
+stay full (every card left in hand after a Mission pushes one more card onto the Trials pile),
+and it loses on Hard Knocks when the Knocks that *must* eventually be played pile up on one
+Grizzled. So the bot
+
+* deals only as many cards as the team can hope to play out (``_intensity``), and deals the
+  whole Trials pile once that can end the game;
+* plays every card it safely can before withdrawing, choosing the order that keeps the most of
+  its own hand playable and leaves No Man's Land roomy for the others (``_best_threat_play``);
+* takes Hard Knocks rather than carry them from Mission to Mission, up to a weight the team can
+  heal, keeping Knocks that hamper withdrawing for its last card;
+* gives a Speech while other soldiers are still in and probably hold cards of the threat that
+  blocks them (every answer discards a card for good), and uses the lucky charm only when it
+  turns one of its blocked cards into a playable one;
+* coordinates Support without talking: every seat computes the same beneficiary (the heaviest
+  Hard Knock carrier) from public facts and aims its tile there, or away from any rival, so
+  that the beneficiary strictly wins the count and can remove two Hard Knocks.
+
+Fairness: the bot reads only what the seat may know — the public table (the same facts
+``engine.view(state, seat)`` shows: No Man's Land, Hard Knocks in play, charms, tokens, hand
+sizes, pile sizes, who withdrew) and the seat's own hand and tiles. It never reads another
+hand, the Trials pile, the Reserve, ``state.rng`` or another seat's placed tile. Where it needs
+the hidden cards it uses the *unseen multiset*: every Trial card minus its own hand, No Man's
+Land and the Hard Knocks in play, i.e. a uniform determinisation of everything the seat cannot
+see. ``tests/grizzled/test_bots.py`` checks this by scrambling the hidden part of a state and
+asserting the bot's choice does not change.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 
 from engines.contract import Action, Bot, Engine, Seat
 from engines.grizzled import commands, rules
 from engines.grizzled.content import Card, KnockType, content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 
-SAFE_KNOCK_WEIGHT = 3  # play a Hard Knock only while the weight after it stays at most this
-TRAP_RISK = 1.0  # play a Trap only while (chance a random Trial card fails the Mission) x (cards at stake) stays below this
-HANDS_TARGET = {2: 4, 3: 5, 4: 6, 5: 7}  # cards the team should hold after the deal (Intensity choice)
-# Hard Knocks that hamper withdrawing are kept until they are the last card in hand.
-LAST_CARD_EFFECTS = frozenset({"prideful", "fragile", "hard_headed", "clumsy_draw"})
+# Cards per player the team should hold right after the deal (Intensity choice).
+HAND_TARGET = {2: 3.0, 3: 3.0, 4: 2.5, 5: 2.5}
+# Deal the whole Trials pile once it is at most this many cards per player.
+FINISH_PER_PLAYER = 3
+# A Hard Knock may raise its holder's weight to at most this (the loss comes at 4, GR-49).
+KNOCK_CAP = 3
+# Play a Trap only while (chance the drawn card fails the Mission) x (cards at stake) stays below this.
+TRAP_RISK = 1.0
+# Give a Speech once this many discards are expected from the other soldiers still in.
+SPEECH_MIN_GAIN = 1.0
+# Hard Knocks that forbid withdrawing while holding this many cards or more: kept until then.
+WITHDRAW_BLOCKERS = {"prideful": 1, "hard_headed": 2}
+# Hard Knocks whose effect keeps hurting the team while in play: taken last, healed first.
+NASTY_EFFECTS = frozenset({"demoralized", "frenzied", "counts_as_threat", "fragile", "fearful", "tyrannical"})
 
 
 def _face_card(face: str) -> Card:
@@ -32,16 +63,42 @@ def _knock_type(face: str) -> KnockType:
     return content().knocks[_face_card(face).knock or ""]
 
 
-def _need(s: GrizzledState, seat: int) -> float:
-    """How much a seat needs the group's help: Hard Knock weight first, a used charm second."""
-    return rules.weight(s, seat) * 2 + (0 if s.charm_ready[seat] else 1) + 0.01 * len(s.knocks[seat])
+def _card(cid: str) -> Card:
+    return content().cards[cid]
 
 
-def _failure_chance(counts: Counter[str]) -> float:
-    """Share of all Trial cards that would fail the Mission if played now (the bot cannot see the pile)."""
-    cards = content().cards.values()
-    bad = sum(1 for c in cards if any(counts.get(t, 0) + 1 >= rules.FAILURE_COUNT for t in c.threats))
-    return bad / len(cards)
+@cache
+def _all_card_ids() -> tuple[str, ...]:
+    return tuple(content().cards)
+
+
+def unseen_cards(s: GrizzledState, seat: int) -> list[Card]:
+    """Every Trial card the seat cannot see: all cards minus its hand, No Man's Land and the
+    Hard Knocks in play. This is the bot's only model of other hands and the piles."""
+    seen = set(s.hands[seat]) | set(s.nml)
+    for k in s.knocks:
+        seen.update(k)
+    cards = content().cards
+    return [cards[c] for c in _all_card_ids() if c not in seen]
+
+
+def _fails(card: Card, counts: Counter[str]) -> bool:
+    return card.kind != "special" and any(counts.get(t, 0) + 1 >= rules.FAILURE_COUNT for t in card.threats)
+
+
+def _knock_badness(face: str) -> float:
+    kind = _knock_type(face)
+    return kind.weight * 2.0 + (1.0 if kind.effect in NASTY_EFFECTS else 0.0)
+
+
+def beneficiary(s: GrizzledState) -> int:
+    """The seat the whole team aims its Support tiles at: the heaviest Hard Knock carrier
+    (then the most Knocks, then a used charm, then the lowest seat). Public facts only, so
+    every seat computes the same answer."""
+    def need(p: int) -> tuple[int, int, int, int]:
+        return (rules.weight(s, p), len(s.knocks[p]), 0 if s.charm_ready[p] else 1, -p)
+
+    return max(range(s.n), key=need)
 
 
 class CoopBot(Bot[GrizzledState]):
@@ -51,125 +108,246 @@ class CoopBot(Bot[GrizzledState]):
         options = commands.legal(state, seat)
         if not options:
             raise ValueError(f"seat {seat} has no legal action")
+        if len(options) == 1:
+            return options[0]
         if state.phase == INTENSITY:
             return self._intensity(state, options)
         if state.phase == TURN:
             return self._turn(state, seat, options)
         if state.phase == SPEECH:
-            return self._answer(options)
+            return self._answer(state, options)
         if state.phase == CHRISTMAS:
             return self._christmas(state, options)
         if state.phase == SUPPORT:
             return self._help(state, seat, options)
         return options[0]
 
+    # -- Preparation -------------------------------------------------------------------
+
     def _intensity(self, s: GrizzledState, options: list[Action]) -> Action:
-        held = sum(len(h) for h in s.hands)
-        target = round((HANDS_TARGET[s.n] - held) / s.n)
         values = [int(str(a.args[0])) for a in options]
-        pick = min(max(target, min(values)), max(values))
+        if len(s.trials) <= FINISH_PER_PLAYER * s.n:
+            pick = max(values)  # the pile can be emptied this Mission: deal it all
+        else:
+            held = sum(len(h) for h in s.hands)
+            pick = round(HAND_TARGET[s.n] - held / s.n)
+        pick = min(max(pick, min(values)), max(values))
         return Action("intensity", (pick,))
+
+    # -- A turn ------------------------------------------------------------------------
 
     def _turn(self, s: GrizzledState, seat: int, options: list[Action]) -> Action:
         counts = rules.threat_counts(s)
-        plays = [a for a in options if a.kind == "play"]
-        withdraws = [a for a in options if a.kind == "withdraw"]
-        speeches = [a for a in options if a.kind == "speech"]
-        others_in = any(not s.withdrawn[p] and s.hands[p] for p in range(s.n) if p != seat)
-        if withdraws and others_in and rules.has_effect(s, seat, "fragile"):
-            return max(withdraws, key=lambda a: self._tile_value(s, seat, a))  # let the others out
-        hot = {t for t, n in counts.items() if n >= 2}
-        if speeches and others_in and hot:
-            return Action("speech", (self._speech_threat(counts),))
-        best: tuple[float, Action] | None = None
-        for a in plays:
-            score = self._play_score(s, seat, str(a.args[0]), counts)
-            if score is not None and (best is None or score < best[0]):
-                best = (score, a)
-        if best is not None:
-            return best[1]
-        charms = [a for a in options if a.kind == "charm"]
-        for a in charms:
-            if hot & set(_face_card(str(a.args[0])).threats):
-                return a
+        by_kind: dict[str, list[Action]] = {}
+        for a in options:
+            by_kind.setdefault(a.kind, []).append(a)
+        plays = by_kind.get("play", [])
+        withdraws = by_kind.get("withdraw", [])
+        speeches = by_kind.get("speech", [])
+        charms = by_kind.get("charm", [])
+        others_in = [p for p in range(s.n) if p != seat and not s.withdrawn[p] and s.hands[p]]
+        hand = s.hands[seat]
+        if not plays:  # e.g. Fearful forces a withdrawal
+            if withdraws:
+                return self._withdraw(s, seat, withdraws)
+            plays = []
+
+        if withdraws and others_in and rules.has_effect(s, seat, "fragile") and not self._safe_plays(s, seat, counts):
+            return self._withdraw(s, seat, withdraws)  # let the others out
+
+        special = [a for a in plays if _face_card(str(a.args[0])).kind == "special"]
+        if special:
+            return special[0]
+
         if speeches and others_in:
-            return Action("speech", (self._speech_threat(counts),))
-        if withdraws:
-            return max(withdraws, key=lambda a: self._tile_value(s, seat, a))
+            threat, gain = self._speech_choice(s, seat, counts, others_in)
+            if gain >= SPEECH_MIN_GAIN and (not self._safe_plays(s, seat, counts) or gain >= 2 * SPEECH_MIN_GAIN):
+                return Action("speech", (threat,))
+
+        play = self._best_threat_play(s, seat, counts)
+        if play is not None:
+            return Action("play", (play,))
+
         if charms:
+            charm = self._charm(s, seat, counts, charms)
+            if charm is not None:
+                return charm
+
+        knock = self._best_knock(s, seat, counts, withdraws)
+        if knock is not None:
+            return Action("play", (knock,))
+
+        if speeches and others_in:
+            threat, gain = self._speech_choice(s, seat, counts, others_in)
+            if gain > 0:
+                return Action("speech", (threat,))
+        if withdraws:
+            return self._withdraw(s, seat, withdraws)
+        if charms and hand:
             return charms[0]
-        # Nothing safe and withdrawal forbidden: play the least dangerous card.
-        return min(plays, key=lambda a: self._risk(str(a.args[0]), counts))
+        if speeches:
+            return speeches[0]
+        # Withdrawal forbidden and nothing safe: play the least dangerous card.
+        return min(plays, key=lambda a: self._risk(str(a.args[0]), counts)) if plays else options[0]
 
-    def _play_score(self, s: GrizzledState, seat: int, face: str, counts: Counter[str]) -> float | None:
-        """Lower is better; ``None`` when the card could end the Mission or the game."""
-        card = _face_card(face)
-        if card.kind == "special":
-            return -1.0
-        if card.kind == "hard_knock":
-            kind = _knock_type(face)
-            if kind.effect in LAST_CARD_EFFECTS and len(s.hands[seat]) > 1:
-                return None
-            if rules.weight(s, seat) + kind.weight > SAFE_KNOCK_WEIGHT:
-                return None
-            if any(counts.get(t, 0) + 1 >= rules.FAILURE_COUNT for t in card.threats):
-                return None
-            return 5.0 + kind.weight
-        after = [counts.get(t, 0) + 1 for t in card.threats]
-        if max(after) >= rules.FAILURE_COUNT:
+    def _safe_plays(self, s: GrizzledState, seat: int, counts: Counter[str]) -> list[str]:
+        faces = {_card(c).face for c in s.hands[seat]}
+        return [f for f in faces if _face_card(f).kind == "threat" and not _fails(_face_card(f), counts)
+                and self._trap_ok(s, seat, _face_card(f), counts)]
+
+    def _trap_ok(self, s: GrizzledState, seat: int, card: Card, counts: Counter[str]) -> bool:
+        if not card.trap or not s.trials:
+            return True
+        after = counts.copy()
+        after.update(card.threats)
+        unseen = unseen_cards(s, seat)
+        bad = sum(1 for c in unseen if c.kind == "threat" and _fails(c, after))
+        knocks = sum(1 for c in unseen if c.kind == "hard_knock")
+        risk = bad / max(len(unseen), 1) * (len(s.nml) + 2) + 0.3 * knocks / max(len(unseen), 1)
+        return risk <= TRAP_RISK
+
+    def _best_threat_play(self, s: GrizzledState, seat: int, counts: Counter[str]) -> str | None:
+        """The safe threat card that keeps the most of the rest of the hand playable."""
+        safe = self._safe_plays(s, seat, counts)
+        if not safe:
             return None
-        score = float(sum(x * x for x in after)) - len(after)
-        if card.trap:
-            new = counts.copy()
-            new.update(card.threats)
-            # A failure sends No Man's Land back to the Trials pile: weigh the chance by what it costs.
-            if _failure_chance(new) * (len(s.nml) + 1) > TRAP_RISK:
-                return None
-            score += 3.0
-        # Cards with many threats only fit an emptier No Man's Land: play them while they fit.
-        return score - 2.0 * (len(after) - 2)
+        rest_faces = [_card(c).face for c in s.hands[seat]]
+        best: tuple[float, str] | None = None
+        for face in safe:
+            card = _face_card(face)
+            after = counts.copy()
+            after.update(card.threats)
+            rest = list(rest_faces)
+            rest.remove(face)
+            playable = self._chain(rest, after)
+            squares = sum(v * v for v in after.values())
+            score = 10.0 * playable - 0.5 * squares + 1.5 * (len(card.threats) - 2) - (2.0 if card.trap else 0.0)
+            if best is None or score > best[0] or (score == best[0] and face < best[1]):
+                best = (score, face)
+        return best[1] if best else None
 
-    def _speech_threat(self, counts: Counter[str]) -> str:
-        """The threat whose cards are hardest to play now: the highest count in No Man's Land."""
-        ids = content().threat_ids
-        return max(ids, key=lambda t: (counts.get(t, 0), -ids.index(t)))
+    def _chain(self, faces: list[str], counts: Counter[str]) -> int:
+        """How many of these threat cards can still be played one after another (greedy, fewest threats first)."""
+        now = counts.copy()
+        played = 0
+        threat_faces = sorted((f for f in faces if _face_card(f).kind == "threat"),
+                              key=lambda f: (len(_face_card(f).threats), f))
+        progress = True
+        while progress:
+            progress = False
+            for f in list(threat_faces):
+                card = _face_card(f)
+                if not _fails(card, now):
+                    now.update(card.threats)
+                    threat_faces.remove(f)
+                    played += 1
+                    progress = True
+                    break
+        return played
+
+    def _best_knock(self, s: GrizzledState, seat: int, counts: Counter[str], withdraws: list[Action]) -> str | None:
+        hand = [_card(c).face for c in s.hands[seat]]
+        knocks = [f for f in set(hand) if _face_card(f).kind == "hard_knock"]
+        w = rules.weight(s, seat)
+        fine: list[tuple[float, str]] = []
+        for face in knocks:
+            kind = _knock_type(face)
+            left = len(hand) - 1
+            if kind.effect in WITHDRAW_BLOCKERS and left >= WITHDRAW_BLOCKERS[kind.effect]:
+                continue  # it would keep us in the Mission with cards we cannot play
+            if w + kind.weight > KNOCK_CAP:
+                continue
+            if _fails(_face_card(face), counts):
+                continue
+            fine.append((_knock_badness(face), face))
+        if not fine:
+            return None
+        return min(fine)[1]
+
+    def _charm(self, s: GrizzledState, seat: int, counts: Counter[str], charms: list[Action]) -> Action | None:
+        """Use the charm when removing a card makes one of our blocked threat cards playable."""
+        hand = [_card(c).face for c in s.hands[seat]]
+        best: tuple[int, Action] | None = None
+        for a in charms:
+            removed = _face_card(str(a.args[0]))
+            after = counts.copy()
+            after.subtract(removed.threats)
+            gain = self._chain(hand, after) - self._chain(hand, counts)
+            if gain > 0 and (best is None or gain > best[0]):
+                best = (gain, a)
+        return best[1] if best else None
+
+    def _speech_choice(self, s: GrizzledState, seat: int, counts: Counter[str],
+                       others_in: list[int]) -> tuple[str, float]:
+        """The threat with the most expected discards among the others still in, and that number."""
+        unseen = unseen_cards(s, seat)
+        total = max(len(unseen), 1)
+        best: tuple[float, str] = (-1.0, "")
+        for t in content().threat_ids:
+            share = sum(1 for c in unseen if t in c.threats and c.kind != "special") / total
+            gain = 0.0
+            for p in others_in:
+                gain += 1.0 - (1.0 - share) ** len(s.hands[p])
+            gain *= 1.0 + 0.25 * counts.get(t, 0)  # cards of a crowded threat are the ones stuck in hands
+            if gain > best[0]:
+                best = (gain, t)
+        return best[1], best[0]
 
     def _risk(self, face: str, counts: Counter[str]) -> float:
         card = _face_card(face)
         return float(sum(counts.get(t, 0) + 1 for t in card.threats))
 
-    def _tile_value(self, s: GrizzledState, seat: int, action: Action) -> float:
-        place = action.args[0]
-        if place is None:
-            return 0.0
-        target = rules.tile_target(s, seat, str(place))
-        return _need(s, target)
+    # -- Withdrawing and Support -------------------------------------------------------
 
-    def _answer(self, options: list[Action]) -> Action:
+    def _withdraw(self, s: GrizzledState, seat: int, withdraws: list[Action]) -> Action:
+        target = self._tile_target(s, seat, withdraws)
+
+        def value(a: Action) -> tuple[int, int]:
+            place, drop = a.args
+            aims = place is not None and rules.tile_target(s, seat, str(place)) == target
+            keeps_double = drop is not None and content().tiles[str(drop)].double  # absent-minded: drop a single
+            return (int(aims), int(not keeps_double))
+
+        return max(withdraws, key=value)
+
+    def _tile_target(self, s: GrizzledState, seat: int, withdraws: list[Action]) -> int | None:
+        reach = {rules.tile_target(s, seat, str(a.args[0])) for a in withdraws if a.args[0] is not None}
+        if not reach:
+            return None
+        b = beneficiary(s)
+        if b != seat and b in reach:
+            return b
+        # Aim where no rival of the beneficiary grows: the beneficiary sends its tile just ahead
+        # of itself, the others send theirs as far behind it as they can (see module docstring).
+        dist = {p: (p - b) % s.n for p in reach}
+        return min(reach, key=lambda p: dist[p]) if b == seat else max(reach, key=lambda p: dist[p])
+
+    def _answer(self, s: GrizzledState, options: list[Action]) -> Action:
         discards = [a for a in options if a.kind == "discard"]
         if not discards:
             return Action("keep", ())
+        counts = rules.threat_counts(s)
 
-        def value(a: Action) -> tuple[int, int]:
+        def value(a: Action) -> tuple[int, int, int]:
             card = _face_card(str(a.args[0]))
-            return (card.kind == "hard_knock", len(card.threats))
+            return (card.kind == "hard_knock", _fails(card, counts), len(card.threats))
 
         return max(discards, key=value)
 
     def _christmas(self, s: GrizzledState, options: list[Action]) -> Action:
         owner = {rules.card(c).face: p for p in range(s.n) for c in s.knocks[p]}
 
-        def value(a: Action) -> tuple[float, int]:
+        def value(a: Action) -> tuple[int, float]:
             face = str(a.args[0])
-            return (_need(s, owner[face]), _knock_type(face).weight)
+            return (rules.weight(s, owner[face]), _knock_badness(face))
 
         return max(options, key=value)
 
     def _help(self, s: GrizzledState, seat: int, options: list[Action]) -> Action:
         removes = [a for a in options if a.kind == "remove"]
         recover = [a for a in options if a.kind == "recover"]
-        if recover and rules.weight(s, seat) <= 1:
+        if recover and rules.weight(s, seat) == 0:
             return recover[0]
         if removes:
-            return max(removes, key=lambda a: sum(_knock_type(str(f)).weight for f in a.args))
+            return max(removes, key=lambda a: (sum(_knock_badness(str(f)) for f in a.args), len(a.args)))
         return recover[0] if recover else options[-1]
