@@ -140,7 +140,7 @@ def run_demo(
     started = time.monotonic()
     # The stack runs in a child process: its Python work (pymap parses every stored mail)
     # then uses the second core instead of slowing the service down.
-    with SubprocessMailStack() as stack:
+    with SubprocessMailStack(queue_delivery=True) as stack:
         stack.add_user(SERVICE_ADDRESS, SERVICE_PASSWORD)
         settings = Settings(
             database_url=f"sqlite:///{out_dir / 'pbem.sqlite3'}",

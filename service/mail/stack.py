@@ -104,14 +104,27 @@ class LocalMailStack:
     """aiosmtpd -> pymap (in memory). ``with LocalMailStack() as stack: ...``.
 
     Attributes ``host``, ``smtp_port``, ``imap_port`` and ``domain`` are set once started. Every
-    login is a user's full address with its password. With ``auto_create=True`` mail to an
+    login is a user's full address with its password. With ``queue_delivery=True`` the SMTP
+    ``250`` comes as soon as the message is accepted and the store (pymap parses every message)
+    follows, in order per mailbox — as a real MTA queues; tests that read right after sending
+    keep the default, synchronous store. With ``auto_create=True`` mail to an
     unknown user creates that user (password ``AUTO_CREATE_PASSWORD``) instead of a 550.
     """
 
-    def __init__(self, domain: str = DEFAULT_DOMAIN, *, host: str = "127.0.0.1", auto_create: bool = False):
+    def __init__(
+        self,
+        domain: str = DEFAULT_DOMAIN,
+        *,
+        host: str = "127.0.0.1",
+        auto_create: bool = False,
+        queue_delivery: bool = False,
+    ):
         self.domain = domain
         self.host = host
         self.auto_create = auto_create
+        self.queue_delivery = queue_delivery
+        self._store_locks: dict[str, asyncio.Lock] = {}
+        self._store_tasks: set[asyncio.Task[None]] = set()
         self.smtp_port = 0
         self.imap_port = 0
         self._passwords: dict[str, str] = {}
@@ -250,6 +263,20 @@ class LocalMailStack:
             await self._add_user(address, AUTO_CREATE_PASSWORD)
 
     async def _deliver(self, mail_from: str, original_rcpt: str, user: str, data: bytes) -> None:
+        if not self.queue_delivery:
+            await self._store(mail_from, original_rcpt, user, data)
+            return
+        lock = self._store_locks.setdefault(user, asyncio.Lock())  # FIFO: order kept per mailbox
+
+        async def store_in_order() -> None:
+            async with lock:
+                await self._store(mail_from, original_rcpt, user, data)
+
+        task = asyncio.create_task(store_in_order())
+        self._store_tasks.add(task)
+        task.add_done_callback(self._store_tasks.discard)
+
+    async def _store(self, mail_from: str, original_rcpt: str, user: str, data: bytes) -> None:
         async with self._identity(user).new_session() as session:
             inbox = await session.mailbox_set.get_mailbox("INBOX")
             message = AppendMessage(trace_headers(mail_from, original_rcpt) + data, datetime.now(UTC))

@@ -5,7 +5,7 @@ process that work competes for the GIL with the service being measured (the demo
 benchmarks). As a child process it runs on the machine's other core, and the caller's peak
 memory is the service's alone.
 
-The child (``python -m service.mail.stackprocess DOMAIN AUTO_CREATE``) prints one JSON line
+The child (``python -m service.mail.stackprocess DOMAIN AUTO_CREATE QUEUE_DELIVERY``) prints one JSON line
 with its ports, then serves a line protocol on stdin/stdout: ``add ADDRESS PASSWORD`` ->
 ``ok``, ``deliveries ADDRESS`` -> a number, ``all_deliveries`` and ``users`` -> JSON. EOF on stdin stops it, so the
 child never outlives a crashed parent.
@@ -27,10 +27,18 @@ from service.mail.stack import DEFAULT_DOMAIN, LocalMailStack
 class SubprocessMailStack:
     """``LocalMailStack`` run as a child process. ``with SubprocessMailStack() as stack: ...``."""
 
-    def __init__(self, domain: str = DEFAULT_DOMAIN, *, host: str = "127.0.0.1", auto_create: bool = False):
+    def __init__(
+        self,
+        domain: str = DEFAULT_DOMAIN,
+        *,
+        host: str = "127.0.0.1",
+        auto_create: bool = False,
+        queue_delivery: bool = False,
+    ):
         if host != "127.0.0.1":
             raise ValueError("the subprocess stack listens on 127.0.0.1 only")
         self.domain, self.host, self.auto_create = domain, host, auto_create
+        self.queue_delivery = queue_delivery
         self.smtp_port = 0
         self.imap_port = 0
         self._process: subprocess.Popen[str] | None = None
@@ -121,9 +129,9 @@ class SubprocessMailStack:
         return f"<SubprocessMailStack {self.domain} smtp={self.host}:{self.smtp_port} imap={self.host}:{self.imap_port}>"
 
 
-def serve(domain: str, auto_create: bool) -> None:
+def serve(domain: str, auto_create: bool, queue_delivery: bool = False) -> None:
     """The child's main loop (see the module docstring for the protocol)."""
-    with LocalMailStack(domain, auto_create=auto_create) as stack:
+    with LocalMailStack(domain, auto_create=auto_create, queue_delivery=queue_delivery) as stack:
         print(json.dumps({"smtp_port": stack.smtp_port, "imap_port": stack.imap_port}), flush=True)
         for line in sys.stdin:
             command, *args = line.split()
@@ -142,4 +150,5 @@ def serve(domain: str, auto_create: bool) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_DOMAIN, len(sys.argv) > 2 and sys.argv[2] == "1")
+    argv = [*sys.argv[1:], DEFAULT_DOMAIN, "0", "0"][:3] if len(sys.argv) < 4 else sys.argv[1:4]
+    serve(argv[0], argv[1] == "1", argv[2] == "1")

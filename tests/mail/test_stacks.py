@@ -188,3 +188,15 @@ def test_dovecot_auto_create_delivers_to_many_new_users_at_once(dovecot_stack: D
     for rcpt in recipients:
         send_mail(dovecot_stack, _message("hello", rcpt), SERVICE, rcpt)
     assert dovecot_stack.delivered == len(recipients)
+
+
+def test_queued_delivery_stores_every_mail_in_order() -> None:
+    with LocalMailStack(queue_delivery=True) as stack:
+        stack.add_user(SERVICE, PASSWORD)
+        for n in range(5):
+            send_mail(stack, _message(f"m{n}", SERVICE), "ann@example.test", SERVICE)
+        deadline = time.monotonic() + 5
+        while stack.deliveries(SERVICE) < 5 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        subjects = [email.message_from_bytes(raw)["Subject"] for raw in fetch_all(stack, SERVICE, PASSWORD)]
+        assert subjects == [f"m{n}" for n in range(5)]
