@@ -141,7 +141,9 @@ def run_pipeline(
 
     chosen = engine_ids or engines.names(include_extra=False)
     rng = random.Random(seed)
-    stack_cls: type[DovecotStack] | type[SubprocessMailStack] = DovecotStack if dovecot else SubprocessMailStack
+    stack_cls: type[DovecotStack] | type[SubprocessMailStack] = (
+        DovecotStack if dovecot else SubprocessMailStack
+    )
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp, stack_cls(auto_create=True) as stack:
         stack.add_user(SERVICE_ADDRESS, SERVICE_PASSWORD)
         setup_started = time.perf_counter()
