@@ -40,19 +40,24 @@ from engines.grizzled.content import Card, KnockType, content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 
 # Cards per player the team should hold right after the deal (Intensity choice).
-HAND_TARGET = {2: 3.0, 3: 3.0, 4: 2.5, 5: 2.5}
+HAND_TARGET = {2: 2.0, 3: 2.0, 4: 2.0, 5: 2.0}
 # Deal the whole Trials pile once it is at most this many cards per player.
 FINISH_PER_PLAYER = 3
 # A Hard Knock may raise its holder's weight to at most this (the loss comes at 4, GR-49).
 KNOCK_CAP = 3
 # Play a Trap only while (chance the drawn card fails the Mission) x (cards at stake) stays below this.
-TRAP_RISK = 1.0
+TRAP_RISK = 0.6
+# A Clumsy soldier withdraws before the chance that its blind draw fails the Mission exceeds this.
+CLUMSY_RISK = 0.15
+# A Fragile soldier withdraws once some threat count reaches this (the others cannot leave while it stays).
+FRAGILE_LEAVE_AT = 2
 # Give a Speech once this many discards are expected from the other soldiers still in.
 SPEECH_MIN_GAIN = 1.0
 # Hard Knocks that forbid withdrawing while holding this many cards or more: kept until then.
 WITHDRAW_BLOCKERS = {"prideful": 1, "hard_headed": 2}
 # Hard Knocks whose effect keeps hurting the team while in play: taken last, healed first.
-NASTY_EFFECTS = frozenset({"demoralized", "frenzied", "counts_as_threat", "fragile", "fearful", "tyrannical"})
+NASTY_EFFECTS = frozenset({"demoralized", "frenzied", "counts_as_threat", "fragile", "fearful", "clumsy_draw",
+                           "prideful", "hard_headed"})
 
 
 def _face_card(face: str) -> Card:
@@ -152,8 +157,9 @@ class CoopBot(Bot[GrizzledState]):
                 return self._withdraw(s, seat, withdraws)
             plays = []
 
-        if withdraws and others_in and rules.has_effect(s, seat, "fragile") and not self._safe_plays(s, seat, counts):
-            return self._withdraw(s, seat, withdraws)  # let the others out
+        if withdraws and others_in and rules.has_effect(s, seat, "fragile") and (
+                max(counts.values(), default=0) >= FRAGILE_LEAVE_AT or not self._safe_plays(s, seat, counts)):
+            return self._withdraw(s, seat, withdraws)  # leave before the others get stuck with unplayable cards
 
         special = [a for a in plays if _face_card(str(a.args[0])).kind == "special"]
         if special:
@@ -165,6 +171,8 @@ class CoopBot(Bot[GrizzledState]):
                 return Action("speech", (threat,))
 
         play = self._best_threat_play(s, seat, counts)
+        if play is not None and withdraws and self._clumsy_should_leave(s, seat, counts, play):
+            return self._withdraw(s, seat, withdraws)
         if play is not None:
             return Action("play", (play,))
 
@@ -188,7 +196,13 @@ class CoopBot(Bot[GrizzledState]):
         if speeches:
             return speeches[0]
         # Withdrawal forbidden and nothing safe: play the least dangerous card.
-        return min(plays, key=lambda a: self._risk(str(a.args[0]), counts)) if plays else options[0]
+        return min(plays, key=lambda a: self._risk(s, seat, str(a.args[0]), counts)) if plays else options[0]
+
+    def _clumsy_should_leave(self, s: GrizzledState, seat: int, counts: Counter[str], play: str) -> bool:
+        """Clumsy draws a blind card on withdrawing: leave while No Man's Land is still roomy."""
+        if not rules.has_effect(s, seat, "clumsy_draw"):
+            return False
+        return self._draw_risk(s, seat, counts, _face_card(play)) > CLUMSY_RISK >= self._draw_risk(s, seat, counts, None)
 
     def _safe_plays(self, s: GrizzledState, seat: int, counts: Counter[str]) -> list[str]:
         faces = {_card(c).face for c in s.hands[seat]}
@@ -198,13 +212,7 @@ class CoopBot(Bot[GrizzledState]):
     def _trap_ok(self, s: GrizzledState, seat: int, card: Card, counts: Counter[str]) -> bool:
         if not card.trap or not s.trials:
             return True
-        after = counts.copy()
-        after.update(card.threats)
-        unseen = unseen_cards(s, seat)
-        bad = sum(1 for c in unseen if c.kind == "threat" and _fails(c, after))
-        knocks = sum(1 for c in unseen if c.kind == "hard_knock")
-        risk = bad / max(len(unseen), 1) * (len(s.nml) + 2) + 0.3 * knocks / max(len(unseen), 1)
-        return risk <= TRAP_RISK
+        return self._draw_risk(s, seat, counts, card) * (len(s.nml) + 2) <= TRAP_RISK
 
     def _best_threat_play(self, s: GrizzledState, seat: int, counts: Counter[str]) -> str | None:
         """The safe threat card that keeps the most of the rest of the hand playable."""
@@ -293,9 +301,32 @@ class CoopBot(Bot[GrizzledState]):
                 best = (gain, t)
         return best[1], best[0]
 
-    def _risk(self, face: str, counts: Counter[str]) -> float:
+    def _risk(self, s: GrizzledState, seat: int, face: str, counts: Counter[str]) -> float:
+        """For a forced play: a card that cannot fail comes first, a Hard Knock the weight
+        allows next, then the failure that sends the fewest cards back to the Trials pile."""
         card = _face_card(face)
-        return float(sum(counts.get(t, 0) + 1 for t in card.threats))
+        if card.kind == "special":
+            return 0.0
+        if _fails(card, counts):
+            return 100.0 + len(s.nml)
+        if card.kind == "hard_knock":
+            over = rules.weight(s, seat) + _knock_type(face).weight - KNOCK_CAP
+            return 2.0 if over <= 0 else 200.0 + over
+        return 1.0 + self._draw_risk(s, seat, counts, card) if card.trap else 0.5
+
+    def _draw_risk(self, s: GrizzledState, seat: int, counts: Counter[str], played: Card | None) -> float:
+        """Chance that a blind draw from the Trials pile (Trap, Clumsy) fails the Mission,
+        estimated from the unseen cards after ``played`` enters No Man's Land."""
+        if not s.trials:
+            return 0.0
+        after = counts.copy()
+        if played is not None:
+            after.update(played.threats)
+        unseen = unseen_cards(s, seat)
+        bad = sum(1 for c in unseen if c.kind != "hard_knock" and _fails(c, after))
+        if rules.has_effect(s, seat, "counts_as_threat"):
+            bad += sum(1 for c in unseen if c.kind == "hard_knock" and _fails(c, after))
+        return bad / max(len(unseen), 1)
 
     # -- Withdrawing and Support -------------------------------------------------------
 
