@@ -79,7 +79,7 @@ class Inbox:
                 client._imap.sock.shutdown(socket.SHUT_RDWR)
 
     def supports_idle(self) -> bool:
-        return self.connect().has_capability("IDLE")
+        return bool(self.connect().has_capability("IDLE"))
 
     def wait(self, timeout: float) -> bool:
         """Block until new mail may have arrived (IDLE) or ``timeout`` passed; True on news."""

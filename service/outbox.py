@@ -81,7 +81,8 @@ def queue_mail(
 
 
 def backoff(attempts: int) -> timedelta:
-    return min(BACKOFF_BASE * (2 ** max(attempts - 1, 0)), BACKOFF_MAX)
+    delay: timedelta = BACKOFF_BASE * (2 ** max(attempts - 1, 0))
+    return min(delay, BACKOFF_MAX)
 
 
 async def send_due(ctx: AppContext, limit: int = 200) -> int:

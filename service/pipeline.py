@@ -61,7 +61,9 @@ def message_id_of(raw: bytes, msg: EmailMessage) -> str:
 
 
 def parse_message(raw: bytes) -> EmailMessage:
-    return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
 
 
 def store(session: Session, ctx: AppContext, raw: bytes, uid: int | None, mailbox: str) -> tuple[InboundMail, bool]:
@@ -281,4 +283,4 @@ class Pipeline:
 def pending_ids(session: Session) -> list[int]:
     """Mails stored but not processed yet (also those a crash left behind)."""
     return [i for i in session.exec(select(InboundMail.id).where(InboundMail.status == "new")
-                                    .order_by(InboundMail.id)).all() if i is not None]
+                                    .order_by(col(InboundMail.id))).all() if i is not None]

@@ -128,7 +128,7 @@ def build_message(
     msg["From"] = formataddr((from_name, from_address), charset="utf-8")
     msg["To"] = to
     msg["Reply-To"] = reply_to
-    msg["Subject"] = subject_header(subject)
+    msg["Subject"] = subject_header(subject)  # type: ignore[assignment]  # a Header is allowed
     msg["Message-ID"] = message_id
     msg["Date"] = format_datetime(date)
     if in_reply_to and in_reply_to != message_id:
@@ -136,8 +136,8 @@ def build_message(
         msg["References"] = in_reply_to
     msg["Auto-Submitted"] = "auto-generated"
     msg[LOOP_HEADER] = from_address
-    msg.attach(MIMEText(rendered.text, "plain", _UTF8_QP))
-    msg.attach(MIMEText(rendered.html, "html", _UTF8_QP))
+    msg.attach(MIMEText(rendered.text, "plain", _UTF8_QP))  # type: ignore[arg-type]  # a Charset is allowed
+    msg.attach(MIMEText(rendered.html, "html", _UTF8_QP))  # type: ignore[arg-type]
     return msg
 
 

@@ -11,7 +11,6 @@ the player wrote it expecting the earlier line to have worked.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlmodel import Session, select
@@ -139,7 +138,3 @@ def answer_finished(session: Session, ctx: AppContext, game: Game, seat_row: Gam
     names = [p.name for _, p in seats_of(session, game.id or 0)]
     mail_to_seat(session, ctx, game, engine, state, seat_row, player, "finished", names=names)
     return True
-
-
-def outcome_json(game: Game) -> dict[str, Any] | None:
-    return json.loads(game.outcome) if game.outcome else None

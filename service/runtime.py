@@ -66,9 +66,9 @@ class Service:
         for inbound_id in todo:
             self.pipeline.process(inbound_id)
             handled += 1
-            uid = uid_of.get(inbound_id)
-            if uid is not None:
-                await asyncio.to_thread(self.inbox.mark_done, [uid])
+            fetched_uid = uid_of.get(inbound_id)
+            if fetched_uid is not None:
+                await asyncio.to_thread(self.inbox.mark_done, [fetched_uid])
         await asyncio.to_thread(self.inbox.mark_done, already_done)
         return handled
 

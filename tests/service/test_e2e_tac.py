@@ -18,13 +18,12 @@ from .world import World, menu_of, text_of
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
-def test_full_tac_game_by_mail(mail_stack: Any, tmp_path: Path) -> None:
-    """About 350 rounds of mail; on pymap only, to stay within the slow-test budget (the
-    toy-game end-to-end tests and the crash test cover Dovecot)."""
+def test_full_tac_game_by_mail(any_stack: Any, tmp_path: Path) -> None:
+    """About 350 rounds of mail through the real servers (pymap and Dovecot)."""
     if "tac" not in engines.names():
         pytest.skip("the TAC engine has not landed")
     engine = engines.get("tac")
-    world = World.create(mail_stack, tmp_path)
+    world = World.create(any_stack, tmp_path)
     names = ["Ann", "Bình", "Cat", "Dũng"]
     players = [world.player(f"p{i}@pbem.test", name, lang="vi" if i % 2 else "en") for i, name in enumerate(names)]
     game_id = world.game("tac", players, seed=4)
