@@ -165,11 +165,19 @@ def text_map(view: Mapping[str, Any], layout: list[list[int]]) -> list[str]:
     return lines
 
 
-def render(view: Mapping[str, Any], lang: str) -> str:
+_BOARD_CACHE: list[tuple[object, str, list[str]]] = []
+
+
+def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
+    """The public part of the mail body (map, players, notes): the same for every seat, so it is
+    drawn once per position and language (keyed by the view's shared ``players`` list)."""
+    for players, language, cached in _BOARD_CACHE:
+        if players is view["players"] and language == lang:
+            return cached
     vi = lang == "vi"
     cards = view["cards"]
-    lines: list[str] = []
     names = [p["name"] for p in view["players"]]
+    lines: list[str] = []
     if view["winner"] >= 0:
         lines.append(("Người thắng: " if vi else "Winner: ") + names[view["winner"]])
     elif view["phase"] == "over":
@@ -214,6 +222,15 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                  + (f"Chồng CLP {view['decks']['loot']}, Tăng Cường {view['decks']['powerups']}, bẫy còn {view['decks']['traps_left']}."
                     if vi else f"Loot deck {view['decks']['loot']}, Power-Ups {view['decks']['powerups']}, "
                     f"trap tokens {view['decks']['traps_left']}."))
+    _BOARD_CACHE[:] = [*_BOARD_CACHE[-5:], (view["players"], lang, lines)]
+    return lines
+
+
+def render(view: Mapping[str, Any], lang: str) -> str:
+    vi = lang == "vi"
+    cards = view["cards"]
+    names = [p["name"] for p in view["players"]]
+    lines = list(board_lines(view, lang))
     if view["hand"] is not None:
         lines.append("")
         lines.append("Thẻ trên tay bạn:" if vi else "Your hand:")
