@@ -336,6 +336,7 @@ def resolve_window_round(s: BarcadiaState, ev: Events) -> None:
         else:  # the position changed since the choice (e.g. the room filled up with traps)
             say(ev, f"{name(s, seat)}'s card can no longer be played and stays in hand.",
                 f"Thẻ của {name(s, seat)} không còn dùng được và được giữ lại trên tay.")
+            again.append(seat)  # asked again: they did not pass
     s.window = {"open": False, "next": again, "asked": [], "chosen": {}}
 
 

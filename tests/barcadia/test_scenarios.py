@@ -356,3 +356,15 @@ def test_HB_50_simultaneous_choices_resolve_clockwise_from_next_player() -> None
     s, text = play(s, BOB, "play sloppy chi")
     assert text.index("Bob plays Sloppy") < text.index("Chi plays Sloppy")
     assert s.hp[BOB] == 90 and s.hp[CHI] == 90
+
+
+def test_HB_60_a_trap_that_no_longer_fits_stays_in_hand_and_its_owner_is_asked_again() -> None:
+    """HB-60: "at most 3 per room" — two simultaneous Traps on a room holding 2: the second fizzles."""
+    s = position({1: "supplies-1"}, hands=[[], ["trap"], ["trap"], []], loot_deck=["dash", "dash"])
+    s.rooms[20][TRAPS] = 2
+    s, _ = play(s, ALICE, "reveal 1")
+    s, _ = play(s, ALICE, "pass")
+    s, _ = play(s, BOB, "trap 20")
+    s, text = play(s, CHI, "trap 20")
+    assert "Bob plays Trap" in text and "Chi's card can no longer be played" in text
+    assert s.rooms[20][TRAPS] == 3 and s.hands[CHI] == ["trap"] and ENGINE.to_act(s) == {CHI}
