@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engines.barcadia.engine import ENGINE
+from engines.barcadia.engine import ENGINE, play_bots
 from engines.barcadia.state import BarcadiaState
 from engines.contract import Bot
 
@@ -43,14 +43,7 @@ class Table:
 
 
 def play(state: BarcadiaState, bots: Sequence[Bot[BarcadiaState]], rng: random.Random) -> tuple[BarcadiaState, int]:
-    steps = 0
-    while True:
-        to_act = ENGINE.to_act(state)
-        if not to_act:
-            return state, steps
-        seat = min(to_act)
-        state, _ = ENGINE.apply(state, seat, bots[seat].choose(ENGINE, state, seat, rng))
-        steps += 1
+    return play_bots(ENGINE, state, bots, rng)
 
 
 def bot_vs_random(games: int, seed: int = 0, players: int = 4) -> Table:

@@ -16,7 +16,7 @@ from engines.barcadia import moves
 from engines.barcadia import resolutions as R
 from engines.barcadia.bots import HeuristicBot
 from engines.barcadia.commands import format_action, label, parse_command
-from engines.barcadia.flow import advance, execute
+from engines.barcadia.flow import execute
 from engines.barcadia.rules import Events
 from engines.barcadia.setup import new_game
 from engines.barcadia.state import KNOWN, PHASE_OVER, PHASE_WINDOW, TILE, UP, BarcadiaState
@@ -194,15 +194,6 @@ class BarcadiaEngine(Engine[BarcadiaState]):
 
     def sample_illegal_commands(self, state: BarcadiaState, seat: Seat) -> list[str]:
         return ["", "xyzzy", "!!!", "999 999 999", "reveal 999", "duel nobody-here", "pass pass pass"]
-
-    # -- test support ----------------------------------------------------------
-
-    def settle(self, state: BarcadiaState) -> tuple[BarcadiaState, Events]:
-        """Test-only: run the automatic steps on a hand-built position (a copy)."""
-        s = state.clone()
-        ev: Events = []
-        advance(s, ev)
-        return s, ev
 
 
 def play_bots(engine: BarcadiaEngine, state: BarcadiaState, bots: Sequence[Bot[BarcadiaState]], rng: random.Random,
