@@ -115,6 +115,9 @@ class Outbox(SQLModel, table=True):
     to_address: str = Field(index=True)
     kind: str = "info"  # started | turn | received | over | rejected | help | info | error
     game_id: int | None = Field(default=None, index=True)
+    #: the reply key this mail hands out: a reply pointing at this Message-ID (In-Reply-To)
+    #: routes to it even when both the plus-address and the subject were lost
+    reply_key: str | None = Field(default=None, index=True)
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     status: str = Field(default="pending", index=True)  # pending | sent | failed
     attempts: int = 0

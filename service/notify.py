@@ -133,6 +133,7 @@ def mail_to_seat(
         game_id=game.id,
         in_reply_to=root,
         message_id=root if purpose == "started" else None,
+        reply_key=key,
     )
     if seat in to_act:
         seat_row.reply_key = key

@@ -56,6 +56,7 @@ def queue_mail(
     game_id: int | None = None,
     in_reply_to: str | None = None,
     message_id: str | None = None,
+    reply_key: str | None = None,
 ) -> Outbox | None:
     """Add a mail to the outbox (no commit). ``None`` when the daily error limit is reached."""
     if kind in ERROR_KINDS and error_answers_today(session, ctx, to) >= ctx.settings.error_answers_per_day:
@@ -74,7 +75,8 @@ def queue_mail(
         date=now,
         in_reply_to=in_reply_to,
     )
-    row = Outbox(message_id=message_id, to_address=to, kind=kind, game_id=game_id, raw=msg.as_bytes(),
+    row = Outbox(message_id=message_id, to_address=to, kind=kind, game_id=game_id, reply_key=reply_key,
+                 raw=msg.as_bytes(),
                  next_attempt_at=now, created_at=now)
     session.add(row)
     return row

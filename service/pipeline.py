@@ -30,7 +30,7 @@ from service.context import AppContext
 from service.games import StaleGame, player_by_address
 from service.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.mail.addresses import address_detail, bare_address, base_address
-from service.models import Game, GameSeat, InboundMail, Player
+from service.models import Game, GameSeat, InboundMail, Outbox, Player
 from service.render import MARKER
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,7 @@ SUBJECT_KEY_RE = re.compile(rf"\bref\s+([a-z2-7]{{{KEY_LENGTH}}})\b", re.IGNOREC
 SUBJECT_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|tr|sv|vs|antw|rv|odp)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 SUBJECT_TAG_RE = re.compile(r"\[[A-Z][A-Z0-9]* #\d+\]\s*")
 COMMAND_SPLIT_RE = re.compile(r"[\r\n;]+")
+MESSAGE_ID_RE = re.compile(r"<[^<>\s]+>")
 
 
 class Rejected(Exception):
@@ -98,11 +99,12 @@ class Route:
 
     key: str | None
     info: KeyInfo | None
-    via: str  # plus | subject | none
+    via: str  # plus | subject | in-reply-to | none
 
 
 def route(session: Session, ctx: AppContext, msg: EmailMessage) -> Route:
-    """Find the reply key: plus-address in the delivery headers, then ``ref KEY`` in the subject."""
+    """Find the reply key: plus-address in the delivery headers, then ``ref KEY`` in the subject,
+    then the key of our mail that In-Reply-To/References point to."""
     service = ctx.settings.service_address
     candidates: list[str] = []
     for header in ROUTING_HEADERS:
@@ -120,6 +122,14 @@ def route(session: Session, ctx: AppContext, msg: EmailMessage) -> Route:
         info = lookup_key(session, ctx.settings.secret, match.group(1))
         if info is not None:
             return Route(match.group(1).lower(), info, "subject")
+    if not candidates:  # a mailbox without plus-addressing and an edited subject
+        pointed = MESSAGE_ID_RE.findall(str(msg.get("In-Reply-To", "")))
+        pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))  # newest first
+        for message_id in pointed:
+            key = session.exec(select(Outbox.reply_key).where(Outbox.message_id == message_id)).first()
+            info = lookup_key(session, ctx.settings.secret, key) if key else None
+            if key and info is not None:
+                return Route(key, info, "in-reply-to")
     if candidates or match:
         raise Rejected("unknown_key", "the reply key is not one we issued")
     return Route(None, None, "none")

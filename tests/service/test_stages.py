@@ -211,3 +211,19 @@ def test_a_processed_mail_is_never_processed_again(ctx: AppContext, game_id: int
     with ctx.session() as s:
         assert len(s.exec(select(MoveLog)).all()) == 1
         assert s.get_one(InboundMail, row.id).attempts == 1
+
+
+def test_route_by_in_reply_to_when_plus_address_and_subject_key_are_lost(ctx: AppContext, game_id: int) -> None:
+    with ctx.session() as s:
+        started = s.exec(select(Outbox).where(Outbox.to_address == "ann@x.test")).one()
+        reply = mail("ann@x.test", "play@pbem.test", "", subject=f"Re: [TOY #{game_id}] low",
+                     In_Reply_To=started.message_id, References=started.message_id)
+        found = route(s, ctx, reply)
+        assert found.via == "in-reply-to" and found.info is not None and found.info.seat == 0
+        stranger = mail("ann@x.test", "play@pbem.test", "", In_Reply_To="<unknown@elsewhere>")
+        assert route(s, ctx, stranger).info is None
+    with ctx.session() as s:
+        row, _ = store(s, ctx, reply.as_bytes(), 1, "INBOX")
+    assert row.id is not None and Pipeline(ctx).process(row.id) == "applied"
+    with ctx.session() as s:
+        assert [m.command for m in s.exec(select(MoveLog)).all()] == ["low"]
