@@ -40,7 +40,7 @@ from engines.grizzled.content import Card, KnockType, content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 
 # Cards per player the team should hold right after the deal (Intensity choice).
-HAND_TARGET = {2: 2.0, 3: 2.0, 4: 2.0, 5: 2.0}
+HAND_TARGET = {2: 2.2, 3: 2.4, 4: 2.0, 5: 2.2}
 # Deal the whole Trials pile once it is at most this many cards per player.
 FINISH_PER_PLAYER = 3
 # A Hard Knock may raise its holder's weight to at most this (the loss comes at 4, GR-49).
@@ -52,7 +52,7 @@ CLUMSY_RISK = 0.15
 # A Fragile soldier withdraws once some threat count reaches this (the others cannot leave while it stays).
 FRAGILE_LEAVE_AT = 2
 # Give a Speech once this many discards are expected from the other soldiers still in.
-SPEECH_MIN_GAIN = 1.0
+SPEECH_MIN_GAIN = 0.3
 # Hard Knocks that forbid withdrawing while holding this many cards or more: kept until then.
 WITHDRAW_BLOCKERS = {"prideful": 1, "hard_headed": 2}
 # Hard Knocks whose effect keeps hurting the team while in play: taken last, healed first.
@@ -324,8 +324,8 @@ class CoopBot(Bot[GrizzledState]):
             after.update(played.threats)
         unseen = unseen_cards(s, seat)
         bad = sum(1 for c in unseen if c.kind != "hard_knock" and _fails(c, after))
-        if rules.has_effect(s, seat, "counts_as_threat"):
-            bad += sum(1 for c in unseen if c.kind == "hard_knock" and _fails(c, after))
+        heavy = rules.weight(s, seat) + 1 > KNOCK_CAP  # a drawn Hard Knock would break the weight limit
+        bad += sum(1 for c in unseen if c.kind == "hard_knock" and (heavy or _fails(c, after)))
         return bad / max(len(unseen), 1)
 
     # -- Withdrawing and Support -------------------------------------------------------
