@@ -7,10 +7,11 @@ person sees: the numbered menu lines ``  N. <command> — <label>`` of the text 
 from __future__ import annotations
 
 import email
-import email.policy
+import email.utils
 import re
 from dataclasses import dataclass
-from email.message import EmailMessage
+from email.header import decode_header, make_header
+from email.message import Message
 
 from service.mail.addresses import address_detail
 
@@ -33,7 +34,6 @@ class ServiceMail:
     """One mail from the service, as a player's mail client shows it."""
 
     raw: bytes
-    message: EmailMessage
     message_id: str
     subject: str
     text: str
@@ -55,19 +55,33 @@ class ServiceMail:
         return any(s in self.subject for s in REJECTED_SUBJECTS)
 
 
+def _decoded(value: object) -> str:
+    try:
+        return str(make_header(decode_header(str(value))))
+    except (UnicodeError, LookupError, ValueError):
+        return str(value)
+
+
+def _plain_text(msg: Message) -> str:
+    for part in msg.walk():
+        if part.get_content_type() == "text/plain" and part.get_content_disposition() != "attachment":
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                return payload.decode(part.get_content_charset() or "utf-8", "replace")
+    return ""
+
+
 def read_mail(raw: bytes) -> ServiceMail:
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
-    assert isinstance(msg, EmailMessage)
-    part = msg.get_body(("plain",))
-    text = str(part.get_content()) if part is not None else ""
-    text = text.replace("\r\n", "\n")
-    subject = str(msg.get("Subject", ""))
+    """Parse with the fast compat32 parser (the demo reads thousands of mails in the same
+    process as the service); headers are decoded by hand where they may be encoded."""
+    msg = email.message_from_bytes(raw)
+    text = _plain_text(msg).replace("\r\n", "\n")
+    subject = _decoded(msg.get("Subject", ""))
     tag = GAME_TAG.search(subject)
     reply_to = str(msg.get("Reply-To") or msg.get("From") or "")
     menu = tuple(MenuItem(int(n), cmd.strip(), label.strip()) for n, cmd, label in MENU_LINE.findall(text))
     return ServiceMail(
         raw=raw,
-        message=msg,
         message_id=str(msg.get("Message-ID", "")),
         subject=subject,
         text=text,
