@@ -11,6 +11,7 @@ the player wrote it expecting the earlier line to have worked.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlmodel import Session, select
@@ -24,6 +25,13 @@ from service.notify import Results, mail_to_seat, queue_game_mails
 from service.player_commands import GAME_COMMANDS, CommandFailed, Turn, find_command, help_lines
 
 MAX_LINES = 20
+#: A bare menu number as people write it: "3", "3.", "#3", "(3)", "no. 3", "số 3", "option 3".
+MENU_NUMBER_RE = re.compile(r"^(?:#|no\.?|nr\.?|số|so|option|lựa chọn|lua chon)?\s*\(?(\d{1,3})[.)]?$", re.IGNORECASE)
+
+
+def menu_number(line: str) -> int | None:
+    match = MENU_NUMBER_RE.match(line.strip())
+    return int(match.group(1)) if match else None
 
 
 def outdated_menu_message() -> Text:
@@ -34,11 +42,11 @@ def outdated_menu_message() -> Text:
 def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
     """The action a line means, and its canonical text. Raises ``CommandError``."""
     engine, state, seat = turn.engine, turn.state, turn.seat
-    if line.isdigit():
+    number = menu_number(line)
+    if number is not None:
         if key.decision != engine.decision_key(state, seat):
             raise IllegalCommand(outdated_menu_message())
         menu = engine.menu(state, seat)
-        number = int(line)
         if not 1 <= number <= len(menu):
             raise IllegalCommand(tr(f"There is no option {number}: the menu has 1 to {len(menu)}.",
                                     f"Không có lựa chọn {number}: danh sách có 1 đến {len(menu)}."))

@@ -227,3 +227,13 @@ def test_route_by_in_reply_to_when_plus_address_and_subject_key_are_lost(ctx: Ap
     assert row.id is not None and Pipeline(ctx).process(row.id) == "applied"
     with ctx.session() as s:
         assert [m.command for m in s.exec(select(MoveLog)).all()] == ["low"]
+
+
+def test_menu_numbers_as_people_write_them() -> None:
+    from service.replies import menu_number
+
+    for text, number in [("3", 3), ("3.", 3), ("#3", 3), ("(3)", 3), ("số 3", 3), ("So 12", 12),
+                         ("no. 4", 4), ("option 2", 2), ("lựa chọn 1", 1)]:
+        assert menu_number(text) == number, text
+    for text in ("7 a4 c3", "play 3", "3 4", "", "1234"):
+        assert menu_number(text) is None, text
