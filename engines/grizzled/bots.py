@@ -51,6 +51,8 @@ TRAP_RISK = 0.6
 CLUMSY_RISK = 0.15
 # A Fragile soldier withdraws once some threat count reaches this (the others cannot leave while it stays).
 FRAGILE_LEAVE_AT = 2
+# Before withdrawing, spend a still-ready lucky charm to free room for the soldiers still in.
+CHARM_FOR_TEAM = True
 # Give a Speech once this many discards are expected from the other soldiers still in.
 SPEECH_MIN_GAIN = 0.3
 # Hard Knocks that forbid withdrawing while holding this many cards or more: kept until then.
@@ -189,6 +191,11 @@ class CoopBot(Bot[GrizzledState]):
             threat, gain = self._speech_choice(s, seat, counts, others_in)
             if gain > 0:
                 return Action("speech", (threat,))
+        hot = [a for a in charms if any(counts.get(t, 0) >= 2 for t in _face_card(str(a.args[0])).threats)]
+        if hot and others_in and CHARM_FOR_TEAM:
+            # About to leave: an unused charm is wasted, so free the most crowded threat for the others.
+            return max(hot, key=lambda a: (sum(counts.get(t, 0) >= 2 for t in _face_card(str(a.args[0])).threats),
+                                           len(_face_card(str(a.args[0])).threats), str(a.args[0])))
         if withdraws:
             return self._withdraw(s, seat, withdraws)
         if charms and hand:
