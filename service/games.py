@@ -18,6 +18,7 @@ from sqlmodel import Session, col, select
 
 import engines
 from engines.contract import Action, Engine, Event, Outcome
+from service.clock import SystemClock
 from service.context import AppContext
 from service.mail.addresses import bare_address
 from service.models import Game, GameSeat, MoveLog, Player
@@ -37,17 +38,11 @@ def create_player(
         return existing
     if lang not in ("en", "vi"):
         raise ValueError(f"language must be en or vi, not {lang!r}")
-    now = ctx.clock.now() if ctx else _utcnow()
+    now = (ctx.clock if ctx else SystemClock()).now()
     player = Player(address=address, name=name.strip() or address.split("@")[0], lang=lang, tz=tz, created_at=now)
     session.add(player)
     session.flush()
     return player
-
-
-def _utcnow() -> Any:
-    from service.clock import SystemClock
-
-    return SystemClock().now()
 
 
 def player_by_address(session: Session, address: str) -> Player | None:

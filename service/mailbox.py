@@ -18,11 +18,11 @@ from service.models import Invitation, Player
 from service.notify import Results
 from service.outbox import queue_mail
 from service.player_commands import MAILBOX_COMMANDS, CommandFailed, Mailbox, find_command, help_lines
-from service.render import subject_tag
+from service.render import SERVICE_TAG
 
 
 def invitation_subject(invitation_id: int, text: str) -> str:
-    return f"[PBEM invitation #{invitation_id}] {text}"
+    return f"{SERVICE_TAG} {text} · invitation #{invitation_id}"
 
 
 def queue_invitations(session: Session, ctx: AppContext, invitation: Invitation, host: Player,
@@ -69,7 +69,6 @@ def handle_mailbox_mail(session: Session, ctx: AppContext, address: str, display
     if results.wants_help or not results.done:
         values["commands"] = help_lines(MAILBOX_COMMANDS, lang)
     rendered = ctx.renderer.render(purpose, lang, **values)
-    tag = subject_tag("pbem", 0).replace(" #0", "")
-    queue_mail(session, ctx, to=box.player.address, kind=purpose, subject=f"{tag} {rendered.subject}",
+    queue_mail(session, ctx, to=box.player.address, kind=purpose, subject=f"{SERVICE_TAG} {rendered.subject}",
                rendered=rendered)
     return "applied" if results.done else "rejected"

@@ -31,7 +31,7 @@ from service.games import StaleGame, player_by_address
 from service.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.mail.addresses import address_detail, bare_address, base_address
 from service.models import Game, GameSeat, InboundMail, Outbox, Player
-from service.render import MARKER
+from service.render import MARKER, SERVICE_TAG
 
 log = logging.getLogger(__name__)
 
@@ -286,7 +286,7 @@ class Pipeline:
                              "vi": "Địa chỉ trả lời này thuộc về người chơi khác; không có gì thay đổi."},
         }[exc.kind][player.lang]
         rendered = self.ctx.renderer.render("rejected", player.lang, player=player.name, why=why)
-        queue_mail(session, self.ctx, to=player.address, kind="rejected", subject=f"[PBEM] {rendered.subject}",
+        queue_mail(session, self.ctx, to=player.address, kind="rejected", subject=f"{SERVICE_TAG} {rendered.subject}",
                    rendered=rendered)
 
 

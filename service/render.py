@@ -30,6 +30,9 @@ MARKER = "##- Please reply above this line · Vui lòng trả lời phía trên 
 #: Our loop header: a mail carrying it was written by a pbem service and is never answered.
 LOOP_HEADER = "X-PBEM-Loop"
 
+#: Subject tag of mails that belong to no game (answers to the plain service address).
+SERVICE_TAG = "[PBEM]"
+
 PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", "info", "finished", "invite")
 
 
