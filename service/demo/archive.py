@@ -16,6 +16,7 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any, Protocol
 
+from service.demo.outcome import outcome_line
 from service.mail.imapconn import open_imap
 
 GAME_TAG = re.compile(r"\[([A-Z0-9_-]+) #(\d+)\]")
@@ -98,7 +99,7 @@ def _index_html(entries: dict[str, dict[str, list[tuple[str, str, str]]]], games
         summary = f" — {html.escape(game.status)}, {game.moves} moves" if game else ""
         rows.append(f"<h2>{html.escape(tag)}{summary}</h2>")
         if game and game.outcome:
-            rows.append(f"<p>Outcome: {html.escape(str(game.outcome))}</p>")
+            rows.append(f"<p>Outcome: {html.escape(outcome_line(game))}</p>")
         for player, mails in sorted(entries[tag].items()):
             rows.append(f"<details><summary>{html.escape(player)} — {len(mails)} mails</summary><table>")
             for direction, subject, path in mails:

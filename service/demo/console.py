@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -10,28 +9,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from service.demo.run import DemoGame, DemoResult, run_demo
+from service.demo.outcome import outcome_line
+from service.demo.run import DemoResult, run_demo
 from service.demo.run import Progress as DemoProgress
-
-
-def outcome_line(game: DemoGame) -> str:
-    """'Bình wins (Bass Reeves knocked out)' from the stored outcome JSON."""
-    if game.status == "active":
-        return "unfinished"
-    if not game.outcome:
-        return game.status
-    try:
-        data = json.loads(game.outcome)
-    except ValueError:
-        return str(game.outcome)
-    reason = data.get("reason") or {}
-    why = reason.get("en", "") if isinstance(reason, dict) else str(reason)
-    winners = [game.names[w] for w in data.get("winners", []) if isinstance(w, int) and w < len(game.names)]
-    if data.get("draw") or not winners:
-        head = "draw" if data.get("draw") else "nobody wins"
-    else:
-        head = " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
-    return f"{head} ({why})" if why else head
 
 
 def demo_on_console(

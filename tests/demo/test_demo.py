@@ -69,3 +69,16 @@ def test_demo_plays_games_to_the_end_by_mail(tmp_path: Path) -> None:
     assert "Gửi từ iPhone của tôi" in bodies  # Vietnamese client
     assert "\n> " in bodies  # quoting the whole mail
     assert "From: pbem" in bodies  # Outlook header block
+
+
+def test_outcome_line_names_winners_draws_and_unfinished_games() -> None:
+    from service.demo.outcome import outcome_line
+    from service.demo.run import DemoGame
+
+    game = DemoGame(1, "tac", ["a@x", "b@x", "c@x", "d@x"], ["An", "Bình", "Chi", "Dũng"], status="finished")
+    game.outcome = '{"winners": [1, 3], "draw": false, "reason": {"en": "all home"}}'
+    assert outcome_line(game) == "Bình and Dũng win (all home)"
+    game.outcome = '{"winners": [], "draw": true, "reason": {"en": "turn limit"}}'
+    assert outcome_line(game) == "draw (turn limit)"
+    game.status = "active"
+    assert outcome_line(game) == "unfinished"
