@@ -9,8 +9,9 @@ Grizzled. So the bot
   whole Trials pile once that can end the game;
 * plays every card it safely can before withdrawing, choosing the order that keeps the most of
   its own hand playable and leaves No Man's Land roomy for the others (``_best_threat_play``);
-* takes Hard Knocks rather than carry them from Mission to Mission, up to a weight the team can
-  heal, keeping Knocks that hamper withdrawing for its last card;
+* takes its Hard Knocks first (they need no room in No Man's Land, and a failed Mission would
+  leave them in hand), up to a weight the team can heal, keeping Knocks that forbid withdrawing
+  until its hand is small enough;
 * gives a Speech while other soldiers are still in and probably hold cards of the threat that
   blocks them (every answer discards a card for good), and uses the lucky charm only when it
   turns one of its blocked cards into a playable one;
@@ -53,6 +54,11 @@ CLUMSY_RISK = 0.15
 FRAGILE_LEAVE_AT = 2
 # Before withdrawing, spend a still-ready lucky charm to free room for the soldiers still in.
 CHARM_FOR_TEAM = True
+# A helped soldier carrying at most this Hard Knock weight recovers the charm instead of healing.
+RECOVER_MAX_WEIGHT = 0
+# Safe threat cards: cost of crowding No Man's Land (sum of squared counts), bonus per threat beyond two.
+SQUARE_COST = 0.5
+WIDE_BONUS = 1.5
 # Give a Speech once this many discards are expected from the other soldiers still in.
 SPEECH_MIN_GAIN = 0.3
 # Hard Knocks that forbid withdrawing while holding this many cards or more: kept until then.
@@ -172,6 +178,12 @@ class CoopBot(Bot[GrizzledState]):
             if gain >= SPEECH_MIN_GAIN and (not self._safe_plays(s, seat, counts) or gain >= 2 * SPEECH_MIN_GAIN):
                 return Action("speech", (threat,))
 
+        # Hard Knocks first: they need no room in No Man's Land, and a Mission that fails later
+        # would leave them in hand to weigh on the Morale Drop.
+        knock = self._best_knock(s, seat, counts)
+        if knock is not None:
+            return Action("play", (knock,))
+
         play = self._best_threat_play(s, seat, counts)
         if play is not None and withdraws and self._clumsy_should_leave(s, seat, counts, play):
             return self._withdraw(s, seat, withdraws)
@@ -182,10 +194,6 @@ class CoopBot(Bot[GrizzledState]):
             charm = self._charm(s, seat, counts, charms)
             if charm is not None:
                 return charm
-
-        knock = self._best_knock(s, seat, counts, withdraws)
-        if knock is not None:
-            return Action("play", (knock,))
 
         if speeches and others_in:
             threat, gain = self._speech_choice(s, seat, counts, others_in)
@@ -236,7 +244,7 @@ class CoopBot(Bot[GrizzledState]):
             rest.remove(face)
             playable = self._chain(rest, after)
             squares = sum(v * v for v in after.values())
-            score = 10.0 * playable - 0.5 * squares + 1.5 * (len(card.threats) - 2) - (2.0 if card.trap else 0.0)
+            score = 10.0 * playable - SQUARE_COST * squares + WIDE_BONUS * (len(card.threats) - 2) - (2.0 if card.trap else 0.0)
             if best is None or score > best[0] or (score == best[0] and face < best[1]):
                 best = (score, face)
         return best[1] if best else None
@@ -260,7 +268,8 @@ class CoopBot(Bot[GrizzledState]):
                     break
         return played
 
-    def _best_knock(self, s: GrizzledState, seat: int, counts: Counter[str], withdraws: list[Action]) -> str | None:
+    def _best_knock(self, s: GrizzledState, seat: int, counts: Counter[str]) -> str | None:
+        """The least harmful Hard Knock we may take now without failing or breaking the weight cap."""
         hand = [_card(c).face for c in s.hands[seat]]
         knocks = [f for f in set(hand) if _face_card(f).kind == "hard_knock"]
         w = rules.weight(s, seat)
@@ -384,7 +393,7 @@ class CoopBot(Bot[GrizzledState]):
     def _help(self, s: GrizzledState, seat: int, options: list[Action]) -> Action:
         removes = [a for a in options if a.kind == "remove"]
         recover = [a for a in options if a.kind == "recover"]
-        if recover and rules.weight(s, seat) == 0:
+        if recover and rules.weight(s, seat) <= RECOVER_MAX_WEIGHT:
             return recover[0]
         if removes:
             return max(removes, key=lambda a: (sum(_knock_badness(str(f)) for f in a.args), len(a.args)))
