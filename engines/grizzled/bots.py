@@ -47,7 +47,7 @@ FINISH_PER_PLAYER = 3
 # A Hard Knock may raise its holder's weight to at most this (the loss comes at 4, GR-49).
 KNOCK_CAP = 3
 # Play a Trap only while (chance the drawn card fails the Mission) x (cards at stake) stays below this.
-TRAP_RISK = 0.6
+TRAP_RISK = 1.0
 # A Clumsy soldier withdraws before the chance that its blind draw fails the Mission exceeds this.
 CLUMSY_RISK = 0.15
 # A Fragile soldier withdraws once some threat count reaches this (the others cannot leave while it stays).
