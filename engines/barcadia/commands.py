@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from engines.barcadia.content import content
-from engines.barcadia.hexes import DIRECTION_WORDS, DIRECTIONS, direction_between
+from engines.barcadia.hexes import DIRECTION_WORDS, DIRECTIONS, START_POINT, direction_between
 from engines.barcadia.rules import room_label
 from engines.barcadia.state import KNOWN, TILE, UP, BarcadiaState
 from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Seat, Text, tr
@@ -212,8 +212,22 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         card = c.loot[str(args[0])]
         return tr(f"Keep {card.name.en} (discard the rest)", f"Giữ {card.name.vi} (bỏ các thẻ khác)")
     if k == "place":
-        return tr(f"Place the next room face down at {args[0]},{args[1]}", f"Đặt úp phòng tiếp theo tại {args[0]},{args[1]}")
+        q, r = int(str(args[0])), int(str(args[1]))
+        near = _placed_neighbour(s, (q, r))
+        return tr(f"Place the next room face down at {q},{r} ({near[1]} of {room_label(near[0]).en})",
+                  f"Đặt úp phòng tiếp theo tại {q},{r} (phía {near[1]} của {room_label(near[0]).vi})")
     return tr(k)
+
+
+def _placed_neighbour(s: BarcadiaState, h: tuple[int, int]) -> tuple[int, str]:
+    """A placed room next to hex ``h`` and the direction from it, to describe where a tile goes."""
+    for i, (q, r) in enumerate(s.layout):
+        cells = [(q, r)] if i else list(START_POINT)
+        for cell in cells:
+            d = direction_between(cell, h)
+            if d:
+                return i, d
+    return 0, "?"
 
 
 # ---------------------------------------------------------------------------

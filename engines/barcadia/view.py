@@ -180,6 +180,12 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
     lines: list[str] = []
     if view["winner"] >= 0:
         lines.append(("Người thắng: " if vi else "Winner: ") + names[view["winner"]])
+    elif view["placing"]:
+        pl = view["placing"]
+        lines.append(f"Xây hầm ngục: {names[pl['next']]} đặt phòng tiếp theo (còn {pl['left']} phòng úp); "
+                      "viết xây q,r (hoặc place q,r)" if vi else
+                      f"Building the dungeon: {names[pl['next']]} places the next room ({pl['left']} face-down "
+                      "rooms left); write place q,r")
     elif view["phase"] == "over":
         lines.append("Trò chơi kết thúc, không ai thắng." if vi else "The game is over; nobody won.")
     else:
