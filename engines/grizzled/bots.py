@@ -59,6 +59,8 @@ RECOVER_MAX_WEIGHT = 0
 # Safe threat cards: cost of crowding No Man's Land (sum of squared counts), bonus per threat beyond two.
 SQUARE_COST = 0.5
 WIDE_BONUS = 1.5
+# Speech: how much more a discard of a threat already in No Man's Land is worth, per card there.
+CROWD_WEIGHT = 0.25
 # Give a Speech once this many discards are expected from the other soldiers still in.
 SPEECH_MIN_GAIN = 0.3
 # Hard Knocks that forbid withdrawing while holding this many cards or more: kept until then.
@@ -312,7 +314,7 @@ class CoopBot(Bot[GrizzledState]):
             gain = 0.0
             for p in others_in:
                 gain += 1.0 - (1.0 - share) ** len(s.hands[p])
-            gain *= 1.0 + 0.25 * counts.get(t, 0)  # cards of a crowded threat are the ones stuck in hands
+            gain *= 1.0 + CROWD_WEIGHT * counts.get(t, 0)  # cards of a crowded threat are the ones stuck in hands
             if gain > best[0]:
                 best = (gain, t)
         return best[1], best[0]

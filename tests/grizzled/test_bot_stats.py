@@ -1,6 +1,9 @@
 """Bot statistics: the co-operative bot team against an all-random team, 1,000 games per count.
 
-Slow (``-m slow``). Prints the table that ``python -m bench.grizzled_stats`` prints.
+Slow (``-m slow``). Prints the table that ``python -m bench.grizzled_stats`` prints. The floors
+below sit well under the measured rates (1,000 games, seeds 0..999: 2p 0 %, 3p ~30 %, 4p ~20 %,
+5p ~9 %; the bot before the rework won 0-2 %), so a regression of the bot fails the test while
+sampling noise (about ±3 points at these rates) does not.
 """
 
 from __future__ import annotations
@@ -10,6 +13,10 @@ import pytest
 from bench.grizzled_stats import play_team, table
 
 GAMES = 1000
+# Minimum win rate of the co-operative team. With two players Support can never single out one
+# soldier (both tiles always point at the other, a 1-1 tie, GR-42/GR-44), so Hard Knocks cannot
+# be healed and the bot's 2-player floor is only "no worse than random".
+WIN_FLOOR = {2: 0.0, 3: 0.20, 4: 0.13, 5: 0.05}
 
 
 @pytest.mark.slow
@@ -21,10 +28,9 @@ def test_coop_bot_team_beats_a_random_team(players: int) -> None:
     assert coop.games == rand.games == GAMES
     # The co-op bot survives more Missions than random play ...
     assert coop.missions > rand.missions
-    # ... and wins at least as often; from 3 players on it must actually win games.
+    # ... and wins at least as often; from 3 players on it must win a good share of games.
     assert coop.win_rate >= rand.win_rate
-    if players >= 3:
-        assert coop.win_rate > rand.win_rate
+    assert coop.win_rate >= WIN_FLOOR[players]
 
 
 def test_a_short_bot_game_runs_to_an_outcome() -> None:
