@@ -42,8 +42,8 @@ from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, 
 
 # Cards per player the team should hold right after the deal (Intensity choice).
 HAND_TARGET = {2: 2.2, 3: 2.4, 4: 2.0, 5: 2.2}
-# Deal the whole Trials pile once it is at most this many cards per player.
-FINISH_PER_PLAYER = 3
+# Deal the whole Trials pile once it is at most this many cards per player (measured per count).
+FINISH_PER_PLAYER = {2: 3, 3: 3, 4: 3, 5: 2}
 # A Hard Knock may raise its holder's weight to at most this (the loss comes at 4, GR-49).
 KNOCK_CAP = 3
 # Play a Trap only while (chance the drawn card fails the Mission) x (cards at stake) stays below this.
@@ -141,7 +141,7 @@ class CoopBot(Bot[GrizzledState]):
 
     def _intensity(self, s: GrizzledState, options: list[Action]) -> Action:
         values = [int(str(a.args[0])) for a in options]
-        if len(s.trials) <= FINISH_PER_PLAYER * s.n:
+        if len(s.trials) <= FINISH_PER_PLAYER[s.n] * s.n:
             pick = max(values)  # the pile can be emptied this Mission: deal it all
         else:
             held = sum(len(h) for h in s.hands)
