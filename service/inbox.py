@@ -14,8 +14,8 @@ import logging
 import socket
 from typing import Any
 
-from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient import IMAPClient  # type: ignore[import-untyped]
+from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]
 
 from service.config import Settings
 from service.mail.imapconn import open_imap

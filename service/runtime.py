@@ -2,7 +2,8 @@
 
 ``Service`` is what ``pbem serve`` runs and what tests drive step by step: ``poll_once``,
 ``flush_outbox`` and ``sweep`` each do one round and return, and ``serve_forever`` schedules
-them with APScheduler's ``AsyncIOScheduler`` (IDLE, where offered, triggers a poll at once).
+them with APScheduler's ``AsyncIOScheduler`` (IDLE, where offered, triggers a poll at once;
+news arriving during a poll runs it again right after).
 Blocking IMAP calls run in a worker thread so the event loop keeps sending mail meanwhile.
 """
 
@@ -11,10 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 from sqlmodel import Session, col, select
 
 from service.clock import Clock
@@ -42,6 +44,7 @@ class Service:
         self.pipeline = Pipeline(self.ctx)
         self._stop = asyncio.Event()
         self._watcher: Inbox | None = None
+        self._wakes: dict[str, asyncio.Event] = {}
 
     def session(self) -> Session:
         return self.ctx.session()
@@ -49,10 +52,15 @@ class Service:
     # -- one round of each job ------------------------------------------------------
 
     async def poll_once(self, limit: int = 100) -> int:
-        """Fetch new mail, store it, run the pipeline, flag it done; returns mails handled."""
+        """Fetch new mail, store it, run the pipeline, flag it done; returns mails handled.
+
+        Each mail commits on its own; the IMAP flags of the whole batch are set in ONE
+        ``STORE`` after the last commit. A crash in between re-fetches mails already handled,
+        which ``store`` recognises by Message-ID and flags without running them again.
+        """
         fetched = await asyncio.to_thread(self.inbox.fetch_new, limit)
         uid_of: dict[int, int] = {}
-        already_done: list[int] = []
+        done: list[int] = []
         with self.session() as s:
             for uid, raw in fetched:
                 row, _created = store(s, self.ctx, raw, uid, self.settings.imap_mailbox)
@@ -60,16 +68,18 @@ class Service:
                 if row.status == "new":
                     uid_of[row.id] = uid
                 else:
-                    already_done.append(uid)  # handled before a crash, flag missing
+                    done.append(uid)  # handled before a crash, flag missing
             todo = pending_ids(s)
         handled = 0
-        for inbound_id in todo:
-            self.pipeline.process(inbound_id)
-            handled += 1
-            fetched_uid = uid_of.get(inbound_id)
-            if fetched_uid is not None:
-                await asyncio.to_thread(self.inbox.mark_done, [fetched_uid])
-        await asyncio.to_thread(self.inbox.mark_done, already_done)
+        try:
+            for inbound_id in todo:
+                self.pipeline.process(inbound_id)
+                handled += 1
+                if inbound_id in uid_of:
+                    done.append(uid_of[inbound_id])
+        finally:
+            if done:
+                await asyncio.to_thread(self.inbox.mark_done, sorted(done))
         return handled
 
     async def flush_outbox(self) -> int:
@@ -110,66 +120,83 @@ class Service:
         return True
 
     # -- forever -------------------------------------------------------------------
+    #
+    # APScheduler decides WHEN each job is due; the work itself runs in one worker task per
+    # job that waits for a wake-up event. A wake-up that arrives while the worker is busy
+    # (IDLE news during a poll, say) is kept in the event and runs the job again right after,
+    # instead of being dropped as a second instance; stopping lets every worker finish its
+    # round, so no job is cancelled halfway.
 
-    async def _poll_job(self) -> None:
-        try:
-            handled = await self.poll_once()
-            if handled:
-                await self.flush_outbox()
-        except Exception:
-            log.exception("poll failed; retrying at the next interval")
-
-    async def _flush_job(self) -> None:
-        try:
+    async def _poll_round(self) -> None:
+        handled = await self.poll_once()
+        if handled:
             await self.flush_outbox()
-        except Exception:
-            log.exception("outbox flush failed")
 
-    async def _sweep_job(self) -> None:
-        try:
-            await self.sweep()
-        except Exception:
-            log.exception("sweep failed")
+    async def _worker(self, name: str, wake: asyncio.Event, job: Callable[[], Awaitable[Any]]) -> None:
+        while True:
+            await wake.wait()
+            if self._stop.is_set():
+                return
+            wake.clear()
+            try:
+                await job()
+            except Exception:
+                log.exception("%s failed; retrying at the next wake-up", name)
 
-    async def _idle_loop(self, scheduler: AsyncIOScheduler) -> None:
-        """Wake the poll job as soon as IDLE reports new mail (own connection)."""
+    async def _idle_loop(self) -> None:
+        """Wake the poll worker as soon as IDLE reports new mail (own connection)."""
         watcher = self._watcher = Inbox(self.settings)
         try:
             while not self._stop.is_set():
                 try:
                     news = await asyncio.to_thread(watcher.wait, min(self.settings.poll_interval_seconds, 60))
                 except Exception:
-                    await asyncio.sleep(self.settings.poll_interval_seconds)
+                    await self._pause(self.settings.poll_interval_seconds)
                     continue
                 if news:
-                    scheduler.modify_job("poll", next_run_time=datetime.now(UTC))
+                    self._wakes["poll"].set()
                 elif not (self.settings.imap_idle and watcher.client and watcher.client.has_capability("IDLE")):
-                    await asyncio.sleep(self.settings.poll_interval_seconds)
+                    await self._pause(self.settings.poll_interval_seconds)
         finally:
             await asyncio.to_thread(watcher.close)
 
+    async def _pause(self, seconds: float) -> None:
+        """Sleep, but no longer than until ``stop()``."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stop.wait(), seconds)
+
     async def serve_forever(self) -> None:
-        """Run every job until ``stop()`` (or cancellation)."""
+        """Run every job until ``stop()``; returns once every worker has finished its round."""
         cfg = self.settings
+        jobs: dict[str, tuple[float, Callable[[], Awaitable[Any]]]] = {
+            "poll": (cfg.poll_interval_seconds, self._poll_round),
+            "outbox": (cfg.outbox_interval_seconds, self.flush_outbox),
+            "sweep": (cfg.sweep_interval_seconds, self.sweep),
+        }
+        self._wakes = {name: asyncio.Event() for name in jobs}
         scheduler = AsyncIOScheduler(timezone="UTC")
         # Job timing is APScheduler's wall clock; what is due (deadlines, backoff) is decided
         # inside the jobs by the injectable clock, so a test clock never skews the scheduler.
         now = datetime.now(UTC)
-        common: dict[str, Any] = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None}
-        scheduler.add_job(self._poll_job, "interval", seconds=cfg.poll_interval_seconds, id="poll",
-                          next_run_time=now, **common)
-        scheduler.add_job(self._flush_job, "interval", seconds=cfg.outbox_interval_seconds, id="outbox",
-                          next_run_time=now + timedelta(seconds=0.2), **common)
-        scheduler.add_job(self._sweep_job, "interval", seconds=cfg.sweep_interval_seconds, id="sweep", **common)
+        first_run = {"poll": now, "outbox": now + timedelta(seconds=0.2), "sweep": None}
+        for name, (seconds, _job) in jobs.items():
+            scheduler.add_job(self._wakes[name].set, "interval", seconds=seconds, id=name,
+                              next_run_time=first_run[name] or now + timedelta(seconds=seconds),
+                              coalesce=True, max_instances=1, misfire_grace_time=None)
+        workers = [asyncio.create_task(self._worker(name, self._wakes[name], job), name=f"pbem-{name}")
+                   for name, (_seconds, job) in jobs.items()]
         scheduler.start()
-        idle = asyncio.create_task(self._idle_loop(scheduler))
+        idle = asyncio.create_task(self._idle_loop(), name="pbem-idle")
         try:
             await self._stop.wait()
         finally:
+            self._stop.set()
+            scheduler.shutdown(wait=False)
             if self._watcher is not None:
                 self._watcher.interrupt()
-            idle.cancel()
-            scheduler.shutdown(wait=False)
+            for wake in self._wakes.values():
+                wake.set()  # a waiting worker sees the stop; a busy one finishes its round first
+            await asyncio.gather(idle, *workers, return_exceptions=True)
             await asyncio.to_thread(self.inbox.close)
 
     def stop(self) -> None:

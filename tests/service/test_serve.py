@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -41,3 +42,80 @@ def test_idle_brings_a_reply_in_long_before_the_poll_interval(any_stack: Any, tm
 
     latency = asyncio.run(scenario())
     assert latency < 10, latency
+
+
+def _slow_first_mail(world: World, during: Any) -> list[int]:
+    """Make the pipeline take a second over the first mail and call ``during()`` meanwhile."""
+    real = world.service.pipeline.process
+    calls: list[int] = []
+
+    def process(inbound_id: int) -> str:
+        calls.append(inbound_id)
+        if len(calls) == 1:
+            during()
+            time.sleep(1.0)
+        return real(inbound_id)
+
+    world.service.pipeline.process = process  # type: ignore[method-assign]
+    return calls
+
+
+def test_news_during_a_running_poll_runs_the_poll_again_at_once(any_stack: Any, tmp_path: Path) -> None:
+    """IDLE news that arrives while a poll is busy must not wait for the next interval (60 s)."""
+    world = World.create(any_stack, tmp_path, poll_interval_seconds=60, outbox_interval_seconds=60)
+    ann, bob = world.player("ann@pbem.test", "Ann"), world.player("bob@pbem.test", "Bob")
+    carl, dora = world.player("carl@pbem.test", "Carl"), world.player("dora@pbem.test", "Dora")
+    first = world.game("toy", [ann, bob], seed=1)
+    second = world.game("toy", [carl, dora], seed=1)
+    asyncio.run(world.service.flush_outbox())
+    carl_mail = world.last(carl)
+    _slow_first_mail(world, lambda: world.reply(carl, "high", carl_mail))
+
+    async def scenario() -> float:
+        task = asyncio.create_task(world.service.serve_forever())
+        try:
+            await asyncio.sleep(0.5)  # the first poll found nothing; the next is 60 s away
+            sent = time.monotonic()
+            await asyncio.to_thread(world.reply, ann, "high")
+            while not world.moves(second):  # Carl replied during the poll that took Ann's reply
+                if time.monotonic() - sent > 20:
+                    raise AssertionError("the reply that came during a poll waited for the interval")
+                await asyncio.sleep(0.05)
+            return time.monotonic() - sent
+        finally:
+            world.service.stop()
+            await asyncio.wait_for(task, 20)
+
+    latency = asyncio.run(scenario())
+    assert len(world.moves(first)) == 1 and len(world.moves(second)) == 1
+    assert latency < 15, latency
+
+
+def test_stop_during_a_poll_finishes_the_round_without_errors(
+    any_stack: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stop asked while a poll runs lets it commit, flag and send; nothing is cancelled."""
+    world = World.create(any_stack, tmp_path, poll_interval_seconds=60, outbox_interval_seconds=60)
+    ann, bob = world.player("ann@pbem.test", "Ann"), world.player("bob@pbem.test", "Bob")
+    game_id = world.game("toy", [ann, bob], seed=1)
+    asyncio.run(world.service.flush_outbox())
+    world.reply(ann, "high")
+    calls = _slow_first_mail(world, world.service.stop)
+
+    async def scenario() -> None:
+        await asyncio.wait_for(world.service.serve_forever(), 30)
+
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(scenario())
+    assert calls, "the poll never ran"
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert len(world.moves(game_id)) == 1
+    assert len(world.mails(bob)) == 2, "the round's answers were sent before stopping"
+    from service.mail.imapconn import open_imap
+
+    client = open_imap(any_stack.host, any_stack.imap_port, "play@pbem.test", "secret")
+    try:
+        client.select_folder("INBOX", readonly=True)
+        assert client.search(["NOT", "KEYWORD", "PbemDone"]) == []
+    finally:
+        client.logout()
