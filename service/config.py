@@ -36,7 +36,7 @@ class Settings(BaseSettings):
     service_name: str = "pbem"
 
     imap_host: str = "127.0.0.1"
-    imap_port: int = Field(993, ge=1, le=65535)
+    imap_port: int = Field(default=993, ge=1, le=65535)
     imap_user: str = ""
     imap_password: str = ""
     imap_ssl: bool = True
@@ -44,19 +44,19 @@ class Settings(BaseSettings):
     imap_idle: bool = True
 
     smtp_host: str = "127.0.0.1"
-    smtp_port: int = Field(25, ge=1, le=65535)
+    smtp_port: int = Field(default=25, ge=1, le=65535)
     smtp_user: str = ""
     smtp_password: str = ""
     smtp_tls: bool = False
 
     secret: str = ""
-    poll_interval_seconds: float = Field(30.0, gt=0)
-    outbox_interval_seconds: float = Field(5.0, gt=0)
-    sweep_interval_seconds: float = Field(60.0, gt=0)
-    error_answers_per_day: int = Field(5, ge=0)
-    max_send_attempts: int = Field(8, ge=1)
-    max_crashes: int = Field(3, ge=1)
-    turn_hours: float = Field(72.0, gt=0)
+    poll_interval_seconds: float = Field(default=30.0, gt=0)
+    outbox_interval_seconds: float = Field(default=5.0, gt=0)
+    sweep_interval_seconds: float = Field(default=60.0, gt=0)
+    error_answers_per_day: int = Field(default=5, ge=0)
+    max_send_attempts: int = Field(default=8, ge=1)
+    max_crashes: int = Field(default=3, ge=1)
+    turn_hours: float = Field(default=72.0, gt=0)
     templates_dir: str = ""
     #: "module:attribute" of extra Engine instances to register (tests, plugins).
     extra_engines: list[str] = Field(default_factory=list)

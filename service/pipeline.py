@@ -12,14 +12,15 @@ before it is tried again, so one poisonous mail cannot stop the service forever.
 from __future__ import annotations
 
 import email
-import email.policy
 import hashlib
 import logging
 import re
 import traceback
 from collections.abc import Collection
 from dataclasses import dataclass
-from email.message import EmailMessage
+from email.header import decode_header, make_header
+from email.message import Message
+from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
 
 from sqlalchemy import update
@@ -55,27 +56,53 @@ class Rejected(Exception):
 # -- stages ------------------------------------------------------------------------
 
 
-def message_id_of(raw: bytes, msg: EmailMessage) -> str:
+def message_id_of(raw: bytes, msg: Message) -> str:
     """The Message-ID, or a digest of the bytes for a mail without one (still deduplicated)."""
-    found = (msg.get("Message-ID") or "").strip()
+    found = "".join(str(msg.get("Message-ID") or "").split())  # unfolded; an id has no spaces
     return found or f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
 
 
-def parse_message(raw: bytes) -> EmailMessage:
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
+def parse_message(raw: bytes) -> Message:
+    """The whole mail, with the compat32 policy: headers stay as written and are decoded only
+    where we need their text (``header_text``). The modern policy parsed every header on every
+    access through its header registry, which was the biggest single cost of a reply."""
+    return email.message_from_bytes(raw)
+
+
+def parse_headers(raw: bytes) -> Message:
+    """Only the header block (what ``store`` needs), without parsing the body."""
+    return BytesHeaderParser().parsebytes(raw)
+
+
+def header_text(msg: Message, name: str) -> str:
+    """A header's text with RFC 2047 encoded words decoded ("" when absent)."""
+    value = msg.get(name)
+    return "" if value is None else header_text_of(str(value))
+
+
+def sender_of(msg: Message) -> tuple[str, str]:
+    """(display name, bare address) of the From header."""
+    name, address = parseaddr(str(msg.get("From", "")))
+    return header_text_of(name), bare_address(address)
+
+
+def header_text_of(value: str) -> str:
+    """Decode the RFC 2047 encoded words of one header value."""
+    try:
+        return str(make_header(decode_header(value))).strip()
+    except (UnicodeError, LookupError, ValueError):
+        return value.strip()
 
 
 def store(session: Session, ctx: AppContext, raw: bytes, uid: int | None, mailbox: str) -> tuple[InboundMail, bool]:
     """Store the raw mail before anything else; ``(row, False)`` when its Message-ID is known."""
-    msg = parse_message(raw)
+    msg = parse_headers(raw)
     message_id = message_id_of(raw, msg)
     existing = session.exec(select(InboundMail).where(InboundMail.message_id == message_id)).first()
     if existing is not None:
         return existing, False
     row = InboundMail(message_id=message_id, mailbox=mailbox, uid=uid, raw=raw,
-                      sender=bare_address(str(msg.get("From", ""))), subject=str(msg.get("Subject", ""))[:500],
+                      sender=sender_of(msg)[1], subject=header_text(msg, "Subject")[:500],
                       received_at=ctx.clock.now())
     session.add(row)
     try:
@@ -86,7 +113,7 @@ def store(session: Session, ctx: AppContext, raw: bytes, uid: int | None, mailbo
     return row, True
 
 
-def filter_automatic(msg: EmailMessage, own_addresses: Collection[str]) -> str | None:
+def filter_automatic(msg: Message, own_addresses: Collection[str]) -> str | None:
     """Why this mail must never be answered (auto-reply, bounce, list, our own), or None."""
     from service.mail.autoreply import automatic_reason
 
@@ -102,7 +129,7 @@ class Route:
     via: str  # plus | subject | in-reply-to | none
 
 
-def route(session: Session, ctx: AppContext, msg: EmailMessage) -> Route:
+def route(session: Session, ctx: AppContext, msg: Message) -> Route:
     """Find the reply key: plus-address in the delivery headers, then ``ref KEY`` in the subject,
     then the key of our mail that In-Reply-To/References point to."""
     service = ctx.settings.service_address
@@ -117,7 +144,7 @@ def route(session: Session, ctx: AppContext, msg: EmailMessage) -> Route:
         info = lookup_key(session, ctx.settings.secret, key)
         if info is not None:
             return Route(key.lower(), info, "plus")
-    match = SUBJECT_KEY_RE.search(str(msg.get("Subject", "")))
+    match = SUBJECT_KEY_RE.search(header_text(msg, "Subject"))
     if match:
         info = lookup_key(session, ctx.settings.secret, match.group(1))
         if info is not None:
@@ -126,10 +153,10 @@ def route(session: Session, ctx: AppContext, msg: EmailMessage) -> Route:
         pointed = MESSAGE_ID_RE.findall(str(msg.get("In-Reply-To", "")))
         pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))  # newest first
         for message_id in pointed:
-            key = session.exec(select(Outbox.reply_key).where(Outbox.message_id == message_id)).first()
-            info = lookup_key(session, ctx.settings.secret, key) if key else None
-            if key and info is not None:
-                return Route(key, info, "in-reply-to")
+            issued = session.exec(select(Outbox.reply_key).where(Outbox.message_id == message_id)).first()
+            info = lookup_key(session, ctx.settings.secret, issued) if issued else None
+            if issued and info is not None:
+                return Route(issued, info, "in-reply-to")
     if candidates or match:
         raise Rejected("unknown_key", "the reply key is not one we issued")
     return Route(None, None, "none")
@@ -156,12 +183,12 @@ def subject_command(subject: str) -> str:
     return SUBJECT_TAG_RE.sub("", text, count=1).strip()
 
 
-def extract(msg: EmailMessage) -> str:
+def extract(msg: Message) -> str:
     """Only the new text of the reply; the subject when the body is empty."""
     from service.mail.extract import new_text
 
     text = new_text(msg, MARKER).strip()
-    return text or subject_command(str(msg.get("Subject", "")))
+    return text or subject_command(header_text(msg, "Subject"))
 
 
 def split_commands(text: str) -> list[str]:
@@ -241,8 +268,7 @@ class Pipeline:
 
             self.stage = "parse"
             msg = parse_message(row.raw)
-            display_name, sender = parseaddr(str(msg.get("From", "")))
-            sender = bare_address(sender)
+            display_name, sender = sender_of(msg)
             self.stage = "filter"
             reason = filter_automatic(msg, self.own_addresses())
             if reason:

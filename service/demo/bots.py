@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient import IMAPClient  # type: ignore[import-untyped]
+from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]
 
 from service.demo.reading import ServiceMail, read_mail
 from service.demo.styles import Persona

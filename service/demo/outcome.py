@@ -11,7 +11,7 @@ def outcome_line(game: Any) -> str:
     if game.status == "active":
         return "unfinished"
     if not game.outcome:
-        return game.status
+        return str(game.status)
     try:
         data = json.loads(game.outcome)
     except ValueError:

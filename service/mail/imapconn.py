@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import socket
 
-from imapclient import IMAPClient
+from imapclient import IMAPClient  # type: ignore[import-untyped]
 
 
 def set_nodelay(client: IMAPClient) -> None:
