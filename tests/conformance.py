@@ -37,7 +37,7 @@ class Checks:
 
 
 FAST = Checks()
-LIGHT = Checks(every=7, max_parse_checks=40, max_apply_checks=2, leak_every=13)
+LIGHT = Checks(every=25, max_parse_checks=20, max_apply_checks=2, leak_every=50)
 
 
 def player_names(n: int) -> list[str]:
@@ -117,12 +117,15 @@ def playout(engine: Engine[Any], n: int, seed: int, checks: Checks = FAST) -> tu
     log: list[tuple[int, str]] = []
     version = engine.state_version(state)
     for step in range(checks.max_steps):
-        text = engine.to_json(state)
-        assert engine.to_json(engine.from_json(text)) == text, "JSON round-trip changed the state"
         to_act = engine.to_act(state)
+        heavy = step % checks.every == 0
+        # Serialising dominates a light playout, so the JSON checks follow the heavy steps
+        # (every step in FAST) — plus the final position, which is always checked.
+        text = engine.to_json(state) if heavy or not to_act else ""
+        if text:
+            assert engine.to_json(engine.from_json(text)) == text, "JSON round-trip changed the state"
         if not to_act:
             break
-        heavy = step % checks.every == 0
         if heavy:
             check_views(engine, state, n)
         if step % checks.leak_every == 0:
@@ -133,7 +136,8 @@ def playout(engine: Engine[Any], n: int, seed: int, checks: Checks = FAST) -> tu
         choice = rng.choice(engine.legal_actions(state, seat))
         command = engine.format(state, choice.action)
         new_state, events = engine.apply(state, seat, choice.action)
-        assert engine.to_json(state) == text, "apply mutated its input state"
+        if heavy:
+            assert engine.to_json(state) == text, "apply mutated its input state"
         assert all(isinstance(e, Event) for e in events)
         for e in events:
             assert e.text.en and e.text.vi

@@ -35,11 +35,18 @@ def test_conformance_fast(engine_id: str, players: int) -> None:
         playout(engine, players, seed, FAST)
 
 
+SLOW_CHUNK = 250  # seeds per slow test, so that ``-n 2`` can share one engine's seeds
+
+
+def slow_cases() -> list[tuple[str, int, int]]:
+    return [(name, n, start) for name, n in cases() for start in range(0, SLOW_SEEDS, SLOW_CHUNK)]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("engine_id", "players"), cases())
-def test_conformance_1000_seeds(engine_id: str, players: int) -> None:
+@pytest.mark.parametrize(("engine_id", "players", "first"), slow_cases())
+def test_conformance_1000_seeds(engine_id: str, players: int, first: int) -> None:
     engine = engines.get(engine_id)
-    for seed in range(SLOW_SEEDS):
+    for seed in range(first, min(first + SLOW_CHUNK, SLOW_SEEDS)):
         # Replaying doubles the cost: every 10th seed is enough to prove determinism here.
         playout(engine, players, 10_000 + seed, dataclasses.replace(LIGHT, replay=seed % 10 == 0))
 
