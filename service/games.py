@@ -174,14 +174,23 @@ def stored_outcome(game: Game) -> Outcome | None:
 def visible_events(session: Session, game_id: int, seat: int | None, after_id: int = 0,
                    limit: int | None = None) -> list[tuple[int, Event]]:
     """Events of the game's log newer than ``after_id`` that ``seat`` may see, oldest first."""
+    out, _newest = events_since(session, game_id, seat, after_id)
+    return out[-limit:] if limit else out
+
+
+def events_since(session: Session, game_id: int, seat: int | None, after_id: int) -> tuple[list[tuple[int, Event]], int]:
+    """``visible_events`` plus the newest log id read (``after_id`` when nothing is newer), so
+    a digest and its bookmark come from one query."""
     rows = session.exec(
         select(MoveLog).where(MoveLog.game_id == game_id, col(MoveLog.id) > after_id).order_by(col(MoveLog.id))
     ).all()
     out: list[tuple[int, Event]] = []
+    newest = after_id
     for row in rows:
         assert row.id is not None
+        newest = max(newest, row.id)
         for data in json.loads(row.events):
             event = Event.from_json(data)
             if event.visible(seat):
                 out.append((row.id, event))
-    return out[-limit:] if limit else out
+    return out, newest

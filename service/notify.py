@@ -14,14 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from engines.contract import Engine, Outcome
 from service.context import AppContext
-from service.games import seats_of, stored_outcome, visible_events
+from service.games import events_since, seats_of, stored_outcome
 from service.keys import issue_key, make_key, reply_address
-from service.models import Game, GameSeat, MoveLog, Player
+from service.models import Game, GameSeat, Player
 from service.outbox import queue_mail
 from service.render import format_deadline, subject_tag, thread_root
 
@@ -65,10 +64,6 @@ def outcome_text(outcome: Outcome | None, names: list[str], lang: str) -> str:
                                reason=reason)
 
 
-def latest_log_id(session: Session, game_id: int) -> int:
-    return int(session.exec(select(func.max(MoveLog.id)).where(MoveLog.game_id == game_id)).one() or 0)
-
-
 def menu_context(engine: Engine[Any], state: Any, seat: int, lang: str) -> list[dict[str, Any]]:
     return [{"n": n, "command": c.command, "label": c.label.get(lang)}
             for n, c in enumerate(engine.menu(state, seat), start=1)]
@@ -101,8 +96,8 @@ def mail_to_seat(
     to_act = engine.to_act(state) if active else frozenset()
     decision = engine.decision_key(state, seat)
     key = issue_key(session, ctx.settings.secret, game.id, seat, decision, ctx.clock.now())
-    digest = [event.text.get(lang) for _, event in visible_events(session, game.id, seat, seat_row.last_log_id)]
-    seat_row.last_log_id = latest_log_id(session, game.id)
+    events, seat_row.last_log_id = events_since(session, game.id, seat, seat_row.last_log_id)
+    digest = [event.text.get(lang) for _, event in events]
     values: dict[str, Any] = {
         "player": player.name,
         "players": names,

@@ -8,15 +8,15 @@ template cannot leak a secret the view does not hold.
 
 from __future__ import annotations
 
+import binascii
 import itertools
 import sys
 from dataclasses import dataclass
 from datetime import datetime
-from email.charset import QP, Charset
 from email.header import Header
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
-from email.mime.text import MIMEText
+from email.mime.nonmultipart import MIMENonMultipart
 from email.utils import format_datetime, formataddr
 from pathlib import Path
 from typing import Any
@@ -59,9 +59,10 @@ class Renderer:
         if not (folder / "en").is_dir():
             raise FileNotFoundError(f"mail templates not found in {folder}")
         self.service_name = service_name
-        self._text = Environment(loader=FileSystemLoader(folder), trim_blocks=True, lstrip_blocks=True,
+        # auto_reload off: templates are compiled once per process, not stat()ed per mail
+        self._text = Environment(loader=FileSystemLoader(folder), auto_reload=False, trim_blocks=True, lstrip_blocks=True,
                                  keep_trailing_newline=True, undefined=StrictUndefined, autoescape=False)
-        self._html = Environment(loader=FileSystemLoader(folder), trim_blocks=True, lstrip_blocks=True,
+        self._html = Environment(loader=FileSystemLoader(folder), auto_reload=False, trim_blocks=True, lstrip_blocks=True,
                                  undefined=StrictUndefined, autoescape=select_autoescape(["j2", "html"]))
 
     def render(self, purpose: str, lang: str, **values: Any) -> Rendered:
@@ -139,9 +140,18 @@ def build_message(
         msg["References"] = in_reply_to
     msg["Auto-Submitted"] = "auto-generated"
     msg[LOOP_HEADER] = from_address
-    msg.attach(MIMEText(rendered.text, "plain", _UTF8_QP))  # type: ignore[arg-type]  # a Charset is allowed
-    msg.attach(MIMEText(rendered.html, "html", _UTF8_QP))  # type: ignore[arg-type]
+    msg.attach(utf8_qp_part(rendered.text, "plain"))
+    msg.attach(utf8_qp_part(rendered.html, "html"))
     return msg
+
+
+def utf8_qp_part(body: str, subtype: str) -> MIMENonMultipart:
+    """A UTF-8 quoted-printable text part, encoded by ``binascii`` (C): the email package's
+    own QP encoder is pure Python and cost ~5 ms of every mail sent."""
+    part = MIMENonMultipart("text", subtype, charset="utf-8")
+    part["Content-Transfer-Encoding"] = "quoted-printable"
+    part.set_payload(binascii.b2a_qp(body.encode("utf-8")).decode("ascii"))
+    return part
 
 
 def subject_header(subject: str) -> Header:
@@ -151,7 +161,3 @@ def subject_header(subject: str) -> Header:
     for is_ascii, words in itertools.groupby(subject.split(" "), key=str.isascii):
         header.append(" ".join(words), "us-ascii" if is_ascii else "utf-8")
     return header
-
-
-_UTF8_QP = Charset("utf-8")
-_UTF8_QP.body_encoding = QP

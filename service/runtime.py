@@ -45,6 +45,7 @@ class Service:
         self._stop = asyncio.Event()
         self._watcher: Inbox | None = None
         self._wakes: dict[str, asyncio.Event] = {}
+        self._flush_lock = asyncio.Lock()
 
     def session(self) -> Session:
         return self.ctx.session()
@@ -130,7 +131,12 @@ class Service:
     async def _poll_round(self) -> None:
         handled = await self.poll_once()
         if handled:
-            await self.flush_outbox()
+            await self._flush_once()
+
+    async def _flush_once(self) -> int:
+        """``flush_outbox``, never two at once (the poll and the outbox worker both flush)."""
+        async with self._flush_lock:
+            return await self.flush_outbox()
 
     async def _worker(self, name: str, wake: asyncio.Event, job: Callable[[], Awaitable[Any]]) -> None:
         while True:
@@ -170,10 +176,11 @@ class Service:
         cfg = self.settings
         jobs: dict[str, tuple[float, Callable[[], Awaitable[Any]]]] = {
             "poll": (cfg.poll_interval_seconds, self._poll_round),
-            "outbox": (cfg.outbox_interval_seconds, self.flush_outbox),
+            "outbox": (cfg.outbox_interval_seconds, self._flush_once),
             "sweep": (cfg.sweep_interval_seconds, self.sweep),
         }
         self._wakes = {name: asyncio.Event() for name in jobs}
+        self._flush_lock = asyncio.Lock()  # made here: bound to the loop that serves
         scheduler = AsyncIOScheduler(timezone="UTC")
         # Job timing is APScheduler's wall clock; what is due (deadlines, backoff) is decided
         # inside the jobs by the injectable clock, so a test clock never skews the scheduler.
