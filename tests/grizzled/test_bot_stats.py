@@ -1,8 +1,8 @@
 """Bot statistics: the co-operative bot team against an all-random team, 1,000 games per count.
 
 Slow (``-m slow``). Prints the table that ``python -m bench.grizzled_stats`` prints. The floors
-below sit well under the measured rates (1,000 games, seeds 0..999: 2p 0 %, 3p ~30 %, 4p ~20 %,
-5p ~9 %; the bot before the rework won 0-2 %), so a regression of the bot fails the test while
+below sit well under the measured rates (1,000 games, seeds 0..999: 2p 0 %, 3p 27 %, 4p 21 %,
+5p 11 %; the bot before the rework won 0-2 %), so a regression of the bot fails the test while
 sampling noise (about ±3 points at these rates) does not.
 """
 
