@@ -15,7 +15,8 @@ from typing import Any
 from engines.barcadia import moves
 from engines.barcadia import resolutions as R
 from engines.barcadia.bots import HeuristicBot
-from engines.barcadia.commands import format_action, label, parse_command
+from engines.barcadia.choices import LazyChoice
+from engines.barcadia.commands import format_action, parse_command
 from engines.barcadia.flow import execute
 from engines.barcadia.rules import Events
 from engines.barcadia.setup import new_game
@@ -97,7 +98,7 @@ class BarcadiaEngine(Engine[BarcadiaState]):
         c = self._choices
         if c is not None and c[0] is state and c[1] == state.version and c[2] == seat:
             return list(c[3])
-        choices = [Choice(a, format_action(state, a), label(state, seat, a)) for a in self._legal(state, seat)]
+        choices: list[Choice] = [LazyChoice(state, seat, a) for a in self._legal(state, seat)]
         self._choices = (state, state.version, seat, choices)
         return list(choices)
 
@@ -172,6 +173,7 @@ class BarcadiaEngine(Engine[BarcadiaState]):
             s.hands[seat] = [f"MARK{seat}H{i}Z" for i in range(len(s.hands[seat]))]
             markers[seat] = list(s.hands[seat])
         if s.window.get("chosen"):
+            s.window = dict(s.window, chosen=dict(s.window["chosen"]))  # shared with ``state`` until now
             for key in list(s.window["chosen"]):
                 mark = f"MARK{key}CHOICEZ"
                 s.window["chosen"][key] = ["play", mark]

@@ -312,7 +312,8 @@ def end_turn(s: BarcadiaState) -> None:
 
 
 def choose_in_window(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
-    chosen: dict[str, Any] = s.window["chosen"]
+    chosen: dict[str, Any] = dict(s.window["chosen"])
+    s.window = dict(s.window, chosen=chosen)  # a new dict: clones share the window (BarcadiaState.clone)
     if str(seat) not in chosen:
         say(ev, f"{name(s, seat)} has made a between-turns choice.", f"{name(s, seat)} đã chọn cho lúc giữa lượt.")
     chosen[str(seat)] = a.to_json()

@@ -8,6 +8,7 @@ numbers are public position labels, what lies under a face-down tile is not.
 from __future__ import annotations
 
 import math
+from bisect import insort
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -48,20 +49,30 @@ def random_layout(count: int, rng: Rng) -> list[Hex]:
     """
     placed: set[Hex] = set(START_POINT)
     rooms: list[Hex] = []
-    frontier: set[Hex] = {n for h in START_POINT for n in neighbours(h)} - placed
+    # Kept up to date as hexes are placed (cheaper than recounting each step, same draws):
+    # ``ordered`` is the frontier in sorted order, ``touching`` counts placed neighbours.
+    touching: dict[Hex, int] = {}
+    for h in START_POINT:
+        for n in neighbours(h):
+            touching[n] = touching.get(n, 0) + 1
+    ordered: list[Hex] = sorted({n for h in START_POINT for n in neighbours(h)} - placed)
+    in_frontier = set(ordered)
     for _ in range(count):
-        ordered = sorted(frontier)
-        weights = [sum(1 for n in neighbours(h) if n in placed) ** 2 for h in ordered]
+        weights = [touching[h] ** 2 for h in ordered]
         pick = rng.below(sum(weights))
         k = 0
         while pick >= weights[k]:
             pick -= weights[k]
             k += 1
-        h = ordered[k]
+        h = ordered.pop(k)
+        in_frontier.discard(h)
         placed.add(h)
         rooms.append(h)
-        frontier.discard(h)
-        frontier.update(n for n in neighbours(h) if n not in placed)
+        for n in neighbours(h):
+            touching[n] = touching.get(n, 0) + 1
+            if n not in placed and n not in in_frontier:
+                in_frontier.add(n)
+                insort(ordered, n)
     return sorted(rooms, key=lambda h: (distance(h), math.atan2(h[1] + h[0] / 2, h[0]) % (2 * math.pi)))
 
 

@@ -76,11 +76,18 @@ def duel_targets(s: BarcadiaState, seat: Seat) -> list[Seat]:
 def paths(s: BarcadiaState, seat: Seat) -> list[tuple[int, ...]]:
     start = s.pos[seat]
     steps = move_range(s, seat)
+    adj = s.adj
     out: list[tuple[int, ...]] = []
+    open_rooms: dict[int, bool] = {}  # enterable() per room, asked once per call: walks revisit rooms
 
     def walk(room: int, path: tuple[int, ...]) -> None:
-        for nb in s.adj[room]:
-            if nb == start or nb in path or not enterable(s, nb):
+        for nb in adj[room]:
+            if nb == start or nb in path:
+                continue
+            ok = open_rooms.get(nb)
+            if ok is None:
+                ok = open_rooms[nb] = enterable(s, nb)
+            if not ok:
                 continue
             p = (*path, nb)
             out.append(p)

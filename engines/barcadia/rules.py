@@ -39,9 +39,8 @@ def tile_of(s: BarcadiaState, room: int) -> Room | None:
 def hoard_room(s: BarcadiaState) -> int:
     """The Drink Hoard's room number, or 0 if it is not face up (its place is a secret until then)."""
     hoard = content().hoard.id
-    for i in range(1, len(s.rooms)):
-        r = s.rooms[i]
-        if r[UP] and r[TILE] == hoard:
+    for i, r in enumerate(s.rooms):
+        if r[TILE] == hoard and r[UP] and i:
             return i
     return 0
 
@@ -207,7 +206,8 @@ def drop_powerup(s: BarcadiaState, seat: Seat, pu: str, room: int, ev: Events) -
     if occupants:  # HB-62: an occupied room holds no drops; its occupant takes it at once
         gain_powerup(s, occupants[0], pu, ev)
     else:
-        s.rooms[room][DROPS].append(pu)
+        # A new list, never append: clones share each room's drops list (see BarcadiaState.clone).
+        s.rooms[room][DROPS] = [*s.rooms[room][DROPS], pu]
 
 
 def keep_one_loot(s: BarcadiaState, seat: Seat, keep: str, ev: Events) -> None:

@@ -74,20 +74,28 @@ class BarcadiaState:
         return BarcadiaState(**json.loads(text))
 
     def clone(self) -> BarcadiaState:
-        """A deep copy of everything that moves; ``layout`` and ``options`` never change in play
-        and are shared (which also keeps the adjacency cache warm)."""
+        """A copy of everything that moves; ``layout`` and ``options`` never change in play
+        and are shared (which also keeps the adjacency cache warm).
+
+        Why so hand-made: the engine clones on every ``apply``. Rooms are copied one level
+        deep only: a room's ``drops`` list is shared, so the rules replace it, never append
+        to it. ``window`` is shared: the rules give the state a new window dict rather than
+        change one (``flow.choose_in_window`` copies before it records a choice).
+        """
         d = dict(self.__dict__)
-        d["rooms"] = [[r[0], r[1], r[2], r[3], r[4], list(r[5])] for r in self.rooms]
+        d["rooms"] = [r[:] for r in self.rooms]
         for key in ("pos", "hp", "characters", "autopass", "shield", "loot_deck", "loot_discard", "powerup_deck",
                     "house_deck", "loaded_dice"):
-            d[key] = list(d[key])
-        d["hands"] = [list(h) for h in self.hands]
-        d["powerups"] = [list(p) for p in self.powerups]
+            d[key] = d[key][:]
+        d["hands"] = [h[:] for h in self.hands]
+        d["powerups"] = [p[:] for p in self.powerups]
         d["turn"] = dict(self.turn, bonus=[list(b) for b in self.turn["bonus"]])
         d["pending"] = [dict(p) for p in self.pending]
-        d["window"] = json.loads(json.dumps(self.window)) if self.window else {}
+        d["window"] = self.window  # copy-on-write: the rules replace it, or copy before a change
         d["placing"] = {k: list(v) for k, v in self.placing.items()}
-        return BarcadiaState(**d)
+        s = object.__new__(BarcadiaState)
+        s.__dict__.update(d)
+        return s
 
     @property
     def adj(self) -> tuple[tuple[int, ...], ...]:
