@@ -12,6 +12,7 @@ for fidelity with what operators run; it is re-exported here.
 from __future__ import annotations
 
 import asyncio
+import threading
 from argparse import Namespace
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -135,6 +136,7 @@ class LocalMailStack:
         self._servers: list[asyncio.Server] = []
         self._handler: FrontHandler | None = None
         self._deliveries: dict[str, int] = {}
+        self._delivery_made = threading.Condition()
 
     # -- public interface ------------------------------------------------------------------
     @property
@@ -156,6 +158,13 @@ class LocalMailStack:
     def all_deliveries(self) -> dict[str, int]:
         """``deliveries`` for every mailbox at once (one question instead of one per player)."""
         return dict(self._deliveries)
+
+    def wait_deliveries(self, seen_total: int, timeout: float) -> dict[str, int]:
+        """``all_deliveries`` as soon as their sum differs from ``seen_total`` (or after
+        ``timeout`` seconds): a push notification, so a poller need not ask every millisecond."""
+        with self._delivery_made:
+            self._delivery_made.wait_for(lambda: sum(self._deliveries.values()) != seen_total, timeout)
+            return dict(self._deliveries)
 
     def add_user(self, address: str, password: str) -> None:
         """Create (or re-password) a mailbox; works before and after ``start()``."""
@@ -281,7 +290,9 @@ class LocalMailStack:
             inbox = await session.mailbox_set.get_mailbox("INBOX")
             message = AppendMessage(trace_headers(mail_from, original_rcpt) + data, datetime.now(UTC))
             await inbox.append(message, recent=True)
-        self._deliveries[user] = self._deliveries.get(user, 0) + 1
+        with self._delivery_made:
+            self._deliveries[user] = self._deliveries.get(user, 0) + 1
+            self._delivery_made.notify_all()
 
 
 def __getattr__(name: str) -> object:

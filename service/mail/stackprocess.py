@@ -7,7 +7,8 @@ memory is the service's alone.
 
 The child (``python -m service.mail.stackprocess DOMAIN AUTO_CREATE QUEUE_DELIVERY``) prints one JSON line
 with its ports, then serves a line protocol on stdin/stdout: ``add ADDRESS PASSWORD`` ->
-``ok``, ``deliveries ADDRESS`` -> a number, ``all_deliveries`` and ``users`` -> JSON. EOF on stdin stops it, so the
+``ok``, ``deliveries ADDRESS`` -> a number, ``all_deliveries`` and ``users`` -> JSON,
+``wait_deliveries TOTAL SECONDS`` -> ``all_deliveries`` once their sum differs from TOTAL. EOF on stdin stops it, so the
 child never outlives a crashed parent.
 """
 
@@ -69,6 +70,11 @@ class SubprocessMailStack:
 
     def all_deliveries(self) -> dict[str, int]:
         return {str(k): int(v) for k, v in json.loads(self._ask("all_deliveries")).items()}
+
+    def wait_deliveries(self, seen_total: int, timeout: float) -> dict[str, int]:
+        """See ``LocalMailStack.wait_deliveries`` (other questions wait meanwhile)."""
+        answer = self._ask(f"wait_deliveries {int(seen_total)} {float(timeout)}")
+        return {str(k): int(v) for k, v in json.loads(answer).items()}
 
     @property
     def users(self) -> dict[str, str]:
@@ -142,6 +148,8 @@ def serve(domain: str, auto_create: bool, queue_delivery: bool = False) -> None:
                 answer = str(stack.deliveries(args[0]))
             elif command == "all_deliveries":
                 answer = json.dumps(stack.all_deliveries())
+            elif command == "wait_deliveries" and len(args) == 2:
+                answer = json.dumps(stack.wait_deliveries(int(args[0]), min(float(args[1]), 5.0)))
             elif command == "users":
                 answer = json.dumps(stack.users)
             else:

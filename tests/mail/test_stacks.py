@@ -200,3 +200,25 @@ def test_queued_delivery_stores_every_mail_in_order() -> None:
             time.sleep(0.01)
         subjects = [email.message_from_bytes(raw)["Subject"] for raw in fetch_all(stack, SERVICE, PASSWORD)]
         assert subjects == [f"m{n}" for n in range(5)]
+
+
+@pytest.mark.parametrize("in_child", [False, True], ids=["in-process", "subprocess"])
+def test_wait_deliveries_returns_when_mail_is_stored_and_not_before(in_child: bool) -> None:
+    """The demo's players sleep in ``wait_deliveries`` instead of asking every few ms."""
+    stack: LocalMailStack | SubprocessMailStack = SubprocessMailStack() if in_child else LocalMailStack()
+    with stack:
+        stack.add_user(SERVICE, PASSWORD)
+        started = time.monotonic()
+        assert stack.wait_deliveries(0, 0.3) == {}
+        assert time.monotonic() - started >= 0.25  # nothing new: it waited the timeout
+        timer = threading.Timer(0.2, send_mail, (stack, _message("late", SERVICE), "ann@example.test", SERVICE))
+        timer.start()
+        try:
+            started = time.monotonic()
+            assert stack.wait_deliveries(0, 4.0) == {SERVICE: 1}
+            assert time.monotonic() - started < 3.0  # woke on the delivery, not the timeout
+        finally:
+            timer.join()
+        started = time.monotonic()
+        assert stack.wait_deliveries(-1, 4.0) == {SERVICE: 1}  # a different count returns at once
+        assert time.monotonic() - started < 1.0
