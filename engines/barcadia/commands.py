@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from engines.barcadia.content import content
 from engines.barcadia.hexes import DIRECTION_WORDS, DIRECTIONS, START_POINT, direction_between
@@ -21,8 +21,11 @@ from engines.barcadia.state import KNOWN, TILE, UP, BarcadiaState
 from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Seat, Text, tr
 
 
+@lru_cache(maxsize=4096)
 def fold(text: str) -> str:
-    """Lower case without diacritics (``Lật`` -> ``lat``, ``đấu`` -> ``dau``)."""
+    """Lower case without diacritics (``Lật`` -> ``lat``, ``đấu`` -> ``dau``).
+
+    Cached (a pure function of the text): the same commands are read again and again."""
     text = text.lower().replace("đ", "d")
     return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
 

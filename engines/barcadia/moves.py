@@ -9,8 +9,17 @@ from __future__ import annotations
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import content
 from engines.barcadia.hexes import frontier
-from engines.barcadia.rules import hoard_room, is_portal, move_range, tile_of
-from engines.barcadia.state import PHASE_OVER, PHASE_PLACE, PHASE_TURN, PHASE_WINDOW, TRAPS, UP, BarcadiaState
+from engines.barcadia.rules import hoard_room, is_portal, move_range, portal_tiles, tile_of
+from engines.barcadia.state import (
+    PHASE_OVER,
+    PHASE_PLACE,
+    PHASE_TURN,
+    PHASE_WINDOW,
+    TILE,
+    TRAPS,
+    UP,
+    BarcadiaState,
+)
 from engines.contract import Action, Seat
 
 PASS = Action("pass")
@@ -99,7 +108,9 @@ def paths(s: BarcadiaState, seat: Seat) -> list[tuple[int, ...]]:
 
 
 def portal_rooms(s: BarcadiaState) -> list[int]:
-    return [0] + [i for i in range(1, len(s.rooms)) if is_portal(s, i)]
+    """The SP and every face-up Portal (``is_portal``, inlined: this runs on every turn step)."""
+    portals = portal_tiles()
+    return [0] + [i for i, r in enumerate(s.rooms) if i and r[UP] and r[TILE] in portals]
 
 
 def stash_rooms(s: BarcadiaState) -> list[int]:
