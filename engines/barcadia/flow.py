@@ -299,7 +299,7 @@ def auto_resolve(s: BarcadiaState, ev: Events) -> bool:
 
 
 def eligible(s: BarcadiaState, seat: Seat) -> bool:
-    return not s.autopass[seat] and bool(moves.loot_plays(s, seat, "between"))
+    return not s.autopass[seat] and moves.has_loot_play(s, seat, "between")
 
 
 def clockwise_from_next(s: BarcadiaState) -> list[Seat]:

@@ -6,6 +6,8 @@ Starting Point), seat numbers, or card ids. ``commands.py`` turns them into text
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import content
 from engines.barcadia.hexes import frontier
@@ -128,41 +130,56 @@ def trap_rooms(s: BarcadiaState) -> list[int]:
 
 
 def turn_actions(s: BarcadiaState, seat: Seat) -> list[Action]:
+    return list(iter_turn_actions(s, seat))
+
+
+def iter_turn_actions(s: BarcadiaState, seat: Seat) -> Iterator[Action]:
+    """The turn's legal actions in menu order, one at a time: ``turn_is_spent`` stops at the
+    first that is not a pass, which spares the full list on most steps."""
     t = s.turn
-    out: list[Action] = []
     here = s.pos[seat]
     can_duel = t["duels"] > 0 and not t["acted"]
     if can_duel:
-        out += [Action("duel", (o,)) for o in duel_targets(s, seat)]
+        for o in duel_targets(s, seat):
+            yield Action("duel", (o,))
     if t["teleports"] > 0 and is_portal(s, here):
         for p in portal_rooms(s):
             if p == here:
                 continue
             if p == 0 or not s.is_occupied(p) or (can_duel and R.PORTAL_DUEL_USES_DUEL):
-                out.append(Action("portal", (p,)))
+                yield Action("portal", (p,))
     if t["actions"] > 0:
-        out += [Action("reveal", (nb,)) for nb in s.adj[here] if nb != 0 and not s.rooms[nb][UP]]
-        out += [Action("enter", p) for p in paths(s, seat)]
+        for nb in s.adj[here]:
+            if nb != 0 and not s.rooms[nb][UP]:
+                yield Action("reveal", (nb,))
+        for path in paths(s, seat):
+            yield Action("enter", path)
         hoard = hoard_room(s)
         if hoard and hoard in s.adj[here] and len(s.powerups[seat]) >= R.POWERUPS_TO_ATTEMPT:
-            out.append(Action("hoard"))
-    out += loot_plays(s, seat, "turn")
-    out.append(PASS)
+            yield Action("hoard")
+    yield from iter_loot_plays(s, seat, "turn")
+    yield PASS
     if s.autopass[seat]:
-        out.append(Action("autopass", (False,)))
-    return out
+        yield Action("autopass", (False,))
 
 
 def loot_plays(s: BarcadiaState, seat: Seat, timing: str) -> list[Action]:
+    return list(iter_loot_plays(s, seat, timing))
+
+
+def iter_loot_plays(s: BarcadiaState, seat: Seat, timing: str) -> Iterator[Action]:
+    """The Loot cards ``seat`` may play now with ``timing``, card by card (see ``has_loot_play``)."""
     c = content()
-    out: list[Action] = []
     for card_id in sorted(set(s.hands[seat])):
         card = c.loot.get(card_id)
         if card is None or card.timing != timing:
             continue
-        out += [Action("play", (card_id, *args)) for args in effect_args(s, seat, card.effect.kind,
-                                                                          card.effect.scope, card.effect.amount)]
-    return out
+        for args in effect_args(s, seat, card.effect.kind, card.effect.scope, card.effect.amount):
+            yield Action("play", (card_id, *args))
+
+
+def has_loot_play(s: BarcadiaState, seat: Seat, timing: str) -> bool:
+    return next(iter_loot_plays(s, seat, timing), None) is not None
 
 
 def effect_args(s: BarcadiaState, seat: Seat, kind: str, scope: str, amount: int) -> list[tuple[int, ...]]:
@@ -239,4 +256,4 @@ def turn_is_spent(s: BarcadiaState) -> bool:
     """HB-22: after the action, the engine ends the turn when nothing but passing remains."""
     if not s.turn["acted"] or s.turn["actions"] > 0:
         return False
-    return all(a.kind in ("pass", "autopass") for a in turn_actions(s, s.turn_seat))
+    return all(a.kind in ("pass", "autopass") for a in iter_turn_actions(s, s.turn_seat))
