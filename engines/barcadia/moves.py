@@ -7,6 +7,7 @@ Starting Point), seat numbers, or card ids. ``commands.py`` turns them into text
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import content
@@ -25,6 +26,14 @@ from engines.barcadia.state import (
 from engines.contract import Action, Seat
 
 PASS = Action("pass")
+
+
+@lru_cache(maxsize=16_384)
+def _act(kind: str, args: tuple[str | int, ...]) -> Action:
+    """One shared ``Action`` per (kind, args): actions are frozen values, and the same rooms,
+    paths and cards come back on almost every step. Only for kinds whose arguments are room
+    or seat numbers and card ids (never booleans, which would hash equal to 1 and 0)."""
+    return Action(kind, args)
 
 
 def legal(s: BarcadiaState, seat: Seat) -> list[Action]:
@@ -89,16 +98,15 @@ def paths(s: BarcadiaState, seat: Seat) -> list[tuple[int, ...]]:
     steps = move_range(s, seat)
     adj = s.adj
     out: list[tuple[int, ...]] = []
-    open_rooms: dict[int, bool] = {}  # enterable() per room, asked once per call: walks revisit rooms
+    # enterable() per room, asked once (walks revisit rooms); a path never returns to its start.
+    open_rooms: dict[int, bool] = {start: False}
 
     def walk(room: int, path: tuple[int, ...]) -> None:
         for nb in adj[room]:
-            if nb == start or nb in path:
-                continue
             ok = open_rooms.get(nb)
             if ok is None:
                 ok = open_rooms[nb] = enterable(s, nb)
-            if not ok:
+            if not ok or nb in path:
                 continue
             p = (*path, nb)
             out.append(p)
@@ -141,19 +149,19 @@ def iter_turn_actions(s: BarcadiaState, seat: Seat) -> Iterator[Action]:
     can_duel = t["duels"] > 0 and not t["acted"]
     if can_duel:
         for o in duel_targets(s, seat):
-            yield Action("duel", (o,))
+            yield _act("duel", (o,))
     if t["teleports"] > 0 and is_portal(s, here):
         for p in portal_rooms(s):
             if p == here:
                 continue
             if p == 0 or not s.is_occupied(p) or (can_duel and R.PORTAL_DUEL_USES_DUEL):
-                yield Action("portal", (p,))
+                yield _act("portal", (p,))
     if t["actions"] > 0:
         for nb in s.adj[here]:
             if nb != 0 and not s.rooms[nb][UP]:
-                yield Action("reveal", (nb,))
+                yield _act("reveal", (nb,))
         for path in paths(s, seat):
-            yield Action("enter", path)
+            yield _act("enter", path)
         hoard = hoard_room(s)
         if hoard and hoard in s.adj[here] and len(s.powerups[seat]) >= R.POWERUPS_TO_ATTEMPT:
             yield Action("hoard")
@@ -175,7 +183,7 @@ def iter_loot_plays(s: BarcadiaState, seat: Seat, timing: str) -> Iterator[Actio
         if card is None or card.timing != timing:
             continue
         for args in effect_args(s, seat, card.effect.kind, card.effect.scope, card.effect.amount):
-            yield Action("play", (card_id, *args))
+            yield _act("play", (card_id, *args))
 
 
 def has_loot_play(s: BarcadiaState, seat: Seat, timing: str) -> bool:
