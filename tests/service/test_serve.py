@@ -119,3 +119,35 @@ def test_stop_during_a_poll_finishes_the_round_without_errors(
         assert client.search(["NOT", "KEYWORD", "PbemDone"]) == []
     finally:
         client.logout()
+
+
+def test_serving_never_sends_a_mail_twice(any_stack: Any, tmp_path: Path) -> None:
+    """The poll's own flush and the outbox job must not both send the same pending rows."""
+    world = World.create(any_stack, tmp_path, poll_interval_seconds=0.05, outbox_interval_seconds=0.05)
+    pairs = [(world.player(f"a{n}@pbem.test", f"A{n}"), world.player(f"b{n}@pbem.test", f"B{n}")) for n in range(6)]
+    for first, second in pairs:
+        world.game("toy", [first, second], seed=1)
+    asyncio.run(world.service.flush_outbox())
+
+    async def scenario() -> None:
+        task = asyncio.create_task(world.service.serve_forever())
+        try:
+            await asyncio.sleep(0.3)
+            for first, _second in pairs:
+                await asyncio.to_thread(world.reply, first, "high")
+            started = time.monotonic()
+            while any(len(world.mails(second)) < 2 for _first, second in pairs) or any(
+                row.status == "pending" for row in world.outbox()
+            ):
+                assert time.monotonic() - started < 30, "the replies were not all answered"
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(0.5)  # time for a duplicate to arrive, if one was sent
+        finally:
+            world.service.stop()
+            await asyncio.wait_for(task, 20)
+
+    asyncio.run(scenario())
+    for first, second in pairs:
+        for address in (first, second):
+            ids = [str(m["Message-ID"]) for m in world.mails(address)]
+            assert len(ids) == len(set(ids)), (address, ids)
