@@ -18,8 +18,11 @@ class LazyChoice(Choice):
     """A ``Choice`` for ``action`` in position ``state`` as seen by ``seat``."""
 
     def __init__(self, state: BarcadiaState, seat: Seat, action: Action) -> None:
-        # Choice is a frozen dataclass: its fields are set the way its own __init__ does.
-        self.__dict__.update(action=action, _state=state, _seat=seat)
+        # Choice is a frozen dataclass: its fields go straight into the instance dict.
+        d = self.__dict__
+        d["action"] = action
+        d["_state"] = state
+        d["_seat"] = seat
 
     @property
     def command(self) -> str:
