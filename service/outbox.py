@@ -64,7 +64,7 @@ def queue_mail(
         return None
     now = ctx.clock.now()
     message_id = message_id or new_message_id(ctx, kind)
-    msg = build_message(
+    raw = build_message(
         from_name=ctx.settings.service_name,
         from_address=ctx.settings.service_address,
         to=to,
@@ -76,7 +76,7 @@ def queue_mail(
         in_reply_to=in_reply_to,
     )
     row = Outbox(message_id=message_id, to_address=to, kind=kind, game_id=game_id, reply_key=reply_key,
-                 raw=msg.as_bytes(),
+                 raw=raw,
                  next_attempt_at=now, created_at=now)
     session.add(row)
     return row
