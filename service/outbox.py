@@ -17,7 +17,7 @@ import uuid
 from datetime import timedelta
 
 import aiosmtplib
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from service.context import AppContext
@@ -88,11 +88,15 @@ def backoff(attempts: int) -> timedelta:
 
 
 async def send_due(ctx: AppContext, limit: int = 200) -> int:
-    """Send every due mail (up to ``limit``) over one SMTP connection; returns mails sent."""
+    """Send every due mail (up to ``limit``) over one SMTP connection; returns mails sent.
+
+    The due rows are read in one query; each mail sent is then marked in its own small
+    commit (a Core ``UPDATE``, no ORM round trip), so a crash resends at most one mail.
+    """
     now = ctx.clock.now()
     with ctx.session() as s:
         due = s.exec(
-            select(Outbox.id).where(Outbox.status == "pending", Outbox.next_attempt_at <= now)
+            select(Outbox.id, Outbox.to_address, Outbox.raw).where(Outbox.status == "pending", Outbox.next_attempt_at <= now)
             .order_by(col(Outbox.id)).limit(limit)
         ).all()
     if not due:
@@ -108,32 +112,35 @@ async def send_due(ctx: AppContext, limit: int = 200) -> int:
     except (aiosmtplib.SMTPException, OSError) as exc:
         log.warning("SMTP server unavailable: %s", exc)
         with ctx.session() as s:
-            for outbox_id in due:
+            for outbox_id, _to, _raw in due:
                 _failed(s, ctx, s.get_one(Outbox, outbox_id), f"connect: {exc}", permanent=False)
             s.commit()
         return 0
     try:
-        for outbox_id in due:
+        for outbox_id, to_address, raw in due:
+            error: str | None = None
+            permanent = gone = False
+            try:
+                await smtp.sendmail(cfg.service_address, [to_address], raw)
+            except aiosmtplib.SMTPRecipientsRefused as exc:
+                codes = [r.code for r in exc.recipients]
+                error = "; ".join(f"{r.code} {r.message}" for r in exc.recipients)
+                permanent = all(500 <= c < 600 for c in codes)
+            except aiosmtplib.SMTPResponseException as exc:
+                error, permanent = f"{exc.code} {exc.message}", 500 <= exc.code < 600
+            except (aiosmtplib.SMTPException, OSError) as exc:
+                error, gone = str(exc), True
+            if error is None:
+                with ctx.db.begin() as conn:
+                    conn.execute(update(Outbox).where(col(Outbox.id) == outbox_id, col(Outbox.status) == "pending")
+                                 .values(status="sent", sent_at=ctx.clock.now(), attempts=col(Outbox.attempts) + 1))
+                sent += 1
+                continue
             with ctx.session() as s:
-                row = s.get_one(Outbox, outbox_id)
-                if row.status != "pending":
-                    continue
-                try:
-                    await smtp.sendmail(cfg.service_address, [row.to_address], row.raw)
-                except aiosmtplib.SMTPRecipientsRefused as exc:
-                    codes = [r.code for r in exc.recipients]
-                    detail = "; ".join(f"{r.code} {r.message}" for r in exc.recipients)
-                    _failed(s, ctx, row, detail, permanent=all(500 <= c < 600 for c in codes))
-                except aiosmtplib.SMTPResponseException as exc:
-                    _failed(s, ctx, row, f"{exc.code} {exc.message}", permanent=500 <= exc.code < 600)
-                except (aiosmtplib.SMTPException, OSError) as exc:
-                    _failed(s, ctx, row, str(exc), permanent=False)
-                    s.commit()
-                    break  # the connection is gone; the rest waits for the next flush
-                else:
-                    row.status, row.sent_at, row.attempts = "sent", ctx.clock.now(), row.attempts + 1
-                    sent += 1
+                _failed(s, ctx, s.get_one(Outbox, outbox_id), error, permanent=permanent)
                 s.commit()
+            if gone:
+                break  # the connection is gone; the rest waits for the next flush
     finally:
         with contextlib.suppress(aiosmtplib.SMTPException, OSError):
             await smtp.quit()
