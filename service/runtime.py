@@ -52,8 +52,11 @@ class Service:
 
     # -- one round of each job ------------------------------------------------------
 
-    async def poll_once(self, limit: int = 100) -> int:
+    async def poll_once(self, limit: int = 100, *, after_each: Callable[[], Awaitable[Any]] | None = None) -> int:
         """Fetch new mail, store it, run the pipeline, flag it done; returns mails handled.
+
+        ``after_each`` runs after every mail's commit (``serve_forever`` sends that mail's
+        answers at once instead of after the whole batch).
 
         Each mail commits on its own; the IMAP flags of the whole batch are set in ONE
         ``STORE`` after the last commit. A crash in between re-fetches mails already handled,
@@ -78,6 +81,8 @@ class Service:
                 handled += 1
                 if inbound_id in uid_of:
                     done.append(uid_of[inbound_id])
+                if after_each is not None:
+                    await after_each()
         finally:
             if done:
                 await asyncio.to_thread(self.inbox.mark_done, sorted(done))
@@ -129,9 +134,7 @@ class Service:
     # round, so no job is cancelled halfway.
 
     async def _poll_round(self) -> None:
-        handled = await self.poll_once()
-        if handled:
-            await self._flush_once()
+        await self.poll_once(after_each=self._flush_once)
 
     async def _flush_once(self) -> int:
         """``flush_outbox``, never two at once (the poll and the outbox worker both flush)."""
