@@ -127,7 +127,10 @@ class BarcadiaEngine(Engine[BarcadiaState]):
         return format_action(state, action)
 
     def apply(self, state: BarcadiaState, seat: Seat, action: Action) -> tuple[BarcadiaState, Events]:
-        if action not in self._legal(state, seat):
+        legal = self._legal(state, seat)
+        # Identity first: the action usually is one of the very objects legal_actions offered,
+        # and comparing dataclasses one by one costs more than the rest of the check.
+        if not any(a is action for a in legal) and action not in legal:
             raise IllegalCommand(tr(f"{action.kind} {' '.join(str(a) for a in action.args)} is not legal now",
                                     f"{action.kind} {' '.join(str(a) for a in action.args)} không hợp lệ lúc này"))
         s = state.clone()
