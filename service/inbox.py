@@ -82,15 +82,26 @@ class Inbox:
         return bool(self.connect().has_capability("IDLE"))
 
     def wait(self, timeout: float) -> bool:
-        """Block until new mail may have arrived (IDLE) or ``timeout`` passed; True on news."""
+        """Block until new mail may have arrived (IDLE) or ``timeout`` passed; True on news.
+
+        A NOOP first: mail stored since this connection's last command is reported there,
+        while some servers (pymap) report in IDLE only what changes after IDLE began — a
+        reply landing between two waits would otherwise sleep until the next poll interval.
+        """
         client = self.connect()
         if not (self.settings.imap_idle and client.has_capability("IDLE")):
             return False
         try:
+            if _reports_new_mail(client.noop()[1]):
+                return True
             client.idle()
             responses: list[Any] = client.idle_check(timeout=timeout)
             client.idle_done()
         except (TimeoutError, IMAPClientError, OSError):
             self.close()
             return False
-        return any(isinstance(r, tuple) and len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses)
+        return _reports_new_mail(responses)
+
+
+def _reports_new_mail(responses: list[Any]) -> bool:
+    return any(isinstance(r, tuple) and len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses)

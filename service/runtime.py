@@ -134,7 +134,8 @@ class Service:
     # round, so no job is cancelled halfway.
 
     async def _poll_round(self) -> None:
-        await self.poll_once(after_each=self._flush_once)
+        if await self.poll_once(after_each=self._flush_once):
+            self._wakes["poll"].set()  # look once more: replies to what we just sent may be in
 
     async def _flush_once(self) -> int:
         """``flush_outbox``, never two at once (the poll and the outbox worker both flush)."""
