@@ -37,7 +37,7 @@ class Checks:
 
 
 FAST = Checks()
-LIGHT = Checks(every=25, max_parse_checks=20, max_apply_checks=2, leak_every=50)
+LIGHT = Checks(every=50, max_parse_checks=12, max_apply_checks=2, leak_every=100)
 
 
 def player_names(n: int) -> list[str]:
