@@ -20,10 +20,10 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import Self
 
 from service.mail.addresses import base_address
+from service.mail.lifecycle import StackLifecycle
 from service.mail.lmtp import LmtpClient
 from service.mail.loopthread import LoopThread
 from service.mail.smtpfront import FrontHandler, start_smtp_server
@@ -123,7 +123,7 @@ protocol lmtp {{
 """
 
 
-class DovecotStack:
+class DovecotStack(StackLifecycle):
     """aiosmtpd in front of a private Dovecot instance. ``with DovecotStack() as stack: ...``."""
 
     def __init__(self, domain: str = DEFAULT_DOMAIN, *, host: str = "127.0.0.1", auto_create: bool = False):
@@ -289,13 +289,3 @@ class DovecotStack:
         if root is not None:
             shutil.rmtree(root, ignore_errors=True)
 
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
-
-    def __repr__(self) -> str:
-        return f"<DovecotStack {self.domain} smtp={self.host}:{self.smtp_port} imap={self.host}:{self.imap_port}>"

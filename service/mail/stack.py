@@ -16,7 +16,6 @@ import threading
 from argparse import Namespace
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from types import TracebackType
 from typing import Any, Self, cast
 
 from proxyprotocol.reader import ProxyProtocolReader
@@ -28,6 +27,7 @@ from pymap.user import UserMetadata
 from pysasl.hashing import Cleartext
 
 from service.mail.addresses import base_address
+from service.mail.lifecycle import StackLifecycle
 from service.mail.loopthread import LoopThread
 from service.mail.smtpfront import FrontHandler, start_smtp_server, trace_headers
 
@@ -101,7 +101,7 @@ class _CoalescingWriter:
         return getattr(self._writer, name)
 
 
-class LocalMailStack:
+class LocalMailStack(StackLifecycle):
     """aiosmtpd -> pymap (in memory). ``with LocalMailStack() as stack: ...``.
 
     Attributes ``host``, ``smtp_port``, ``imap_port`` and ``domain`` are set once started. Every
@@ -195,17 +195,6 @@ class LocalMailStack:
             thread.run(self._close_servers(), timeout=10)
         finally:
             thread.stop()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
-
-    def __repr__(self) -> str:
-        return f"<LocalMailStack {self.domain} smtp={self.host}:{self.smtp_port} imap={self.host}:{self.imap_port}>"
 
     # -- inside the loop ---------------------------------------------------------------------
     async def _start(self) -> None:

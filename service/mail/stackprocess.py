@@ -18,14 +18,14 @@ import json
 import subprocess
 import sys
 import threading
-from types import TracebackType
 from typing import Self
 
 from service.mail.addresses import base_address
+from service.mail.lifecycle import StackLifecycle
 from service.mail.stack import DEFAULT_DOMAIN, LocalMailStack
 
 
-class SubprocessMailStack:
+class SubprocessMailStack(StackLifecycle):
     """``LocalMailStack`` run as a child process. ``with SubprocessMailStack() as stack: ...``."""
 
     def __init__(
@@ -122,17 +122,6 @@ class SubprocessMailStack:
             process.wait(5)
         if process.stdout:
             process.stdout.close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
-
-    def __repr__(self) -> str:
-        return f"<SubprocessMailStack {self.domain} smtp={self.host}:{self.smtp_port} imap={self.host}:{self.imap_port}>"
 
 
 def serve(domain: str, auto_create: bool, queue_delivery: bool = False) -> None:
