@@ -7,7 +7,6 @@ precisely what is wrong instead of the engine misbehaving later.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.contract import Text
+from engines.datafile import check, load_toml
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -97,8 +97,7 @@ class Content:
 
 
 def _require(cond: bool, where: str, problem: str) -> None:
-    if not cond:
-        raise ContentError(f"{where}: {problem}")
+    check(cond, where, problem, ContentError)
 
 
 def _int(entry: Mapping[str, Any], key: str, where: str, lo: int, hi: int) -> int:
@@ -196,12 +195,7 @@ def _cards(data: Mapping[str, Any], table: str, where: str, allowed: frozenset[s
 
 
 def _load(name: str) -> dict[str, Any]:
-    path = DATA_DIR / name
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{name}: not valid TOML: {exc}") from exc
+    return load_toml("engines.barcadia", "data", name, error=ContentError)
 
 
 def parse_content(rooms: Mapping[str, Any], loot: Mapping[str, Any], powerups: Mapping[str, Any],

@@ -1,4 +1,4 @@
-"""Setting up a game (HB-12..18) and, for tests, building any position directly."""
+"""Setting up a game (HB-12..18): the dungeon tiles, the hands, the first player."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import content
-from engines.barcadia.hexes import DIRECTIONS, START_POINT, distance, random_layout
+from engines.barcadia.hexes import random_layout
 from engines.barcadia.state import PHASE_PLACE, PHASE_TURN, BarcadiaState, new_turn_flags
 from engines.rng import Rng
 
@@ -88,47 +88,3 @@ def new_game(players: Sequence[str], opts: Mapping[str, Any], seed: int) -> Barc
         s.rooms = [start_point()] + [empty_room(t) for t in tiles]
     s.rng = rng.state
     return s
-
-
-def build_position(players: Sequence[str], rooms: Sequence[str], *, seed: int = 1,
-                   options: Mapping[str, Any] | None = None, **fields: Any) -> BarcadiaState:
-    """Test-only: a game whose dungeon is ``rooms`` laid in a ring-by-ring line from the SP.
-
-    ``rooms[i]`` is the tile id of room i+1; hexes are taken in the order ``random_layout`` would
-    number them for a full hex ring (1-6 touch the SP ...). Keyword ``fields`` overwrite state
-    fields (``pos``, ``hp``, ``hands``, ``powerups``, ``turn_seat`` ...) after set-up.
-    """
-    from engines.barcadia.engine import ENGINE  # here, not on top: the engine module imports this one
-
-    opts = ENGINE.resolve_options(options)
-    s = new_game(players, opts, seed)
-    hexes = ring_hexes(len(rooms))
-    s.layout = [[0, 0]] + [[q, r] for q, r in hexes]
-    s.rooms = [start_point()] + [empty_room(t) for t in rooms]
-    s.phase = PHASE_TURN
-    s.placing = {}
-    for key, value in fields.items():
-        if not hasattr(s, key):
-            raise AttributeError(f"BarcadiaState has no field {key!r}")
-        setattr(s, key, value)
-    return s
-
-
-def ring_hexes(count: int) -> list[tuple[int, int]]:
-    """Hexes around the SP ring by ring (distance 2, then 3 ...), clockwise from north."""
-    out: list[tuple[int, int]] = []
-    radius = 2
-    sp = set(START_POINT)
-    order = list(DIRECTIONS.values())
-    while len(out) < count:
-        # walk the ring of this radius: start north, step around six sides
-        q, r = 0, -radius
-        ring = []
-        for side in range(6):
-            dq, dr = order[(side + 2) % 6]
-            for _ in range(radius):
-                ring.append((q, r))
-                q, r = q + dq, r + dr
-        out += [h for h in ring if h not in sp and distance(h) == radius]
-        radius += 1
-    return out[:count]

@@ -12,14 +12,13 @@ faces, not card ids.
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from engines.contract import Text
+from engines.datafile import load_toml, require
 
 TRIALS_TOTAL = 59
 THREAT_CARDS_TOTAL = 39
@@ -153,20 +152,11 @@ class Content:
 
 
 def _load(name: str) -> dict[str, Any]:
-    text = resources.files("engines.grizzled").joinpath("data", name).read_text(encoding="utf-8")
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{name}: not valid TOML: {exc}") from exc
+    return load_toml("engines.grizzled", "data", name, error=ContentError)
 
 
 def _req(entry: dict[str, Any], key: str, kind: type, where: str) -> Any:
-    if key not in entry:
-        raise ContentError(f"{where}: missing {key!r}")
-    value = entry[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ContentError(f"{where}: {key!r} must be {kind.__name__}, got {value!r}")
-    return value
+    return require(entry, key, kind, where, ContentError)
 
 
 def _named(entry: dict[str, Any], where: str) -> Named:

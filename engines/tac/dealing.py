@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engines.contract import Event, tr
 from engines.rng import Rng
-from engines.tac import cards as cardlib
+from engines.tac import content as cardlib
 from engines.tac.board import partner
 from engines.tac.rules import ANNOUNCE_CARDS, CARDS_PER_DEAL, DEALS_PER_SHUFFLE, MASTER_ROUND_CARDS
 from engines.tac.state import TacState

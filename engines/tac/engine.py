@@ -2,7 +2,7 @@
 
 Layout: ``cards`` (+ ``cards.toml``, the deck as data), ``board`` (geometry, ordinary moves),
 ``seven`` (the 7), ``plays`` (what each card can do), ``dealing`` (deals, announcement, partner
-exchange), ``flow`` (turns, TAC, Devil, winning), ``notation`` (commands), ``labels`` and
+exchange), ``flow`` (turns, TAC, Devil, winning), ``commands`` (reading and writing commands), ``labels`` and
 ``view`` (what people read), ``bots``, ``setup`` (positions for tests); every OPEN resolution
 lives in ``rules``.
 """
@@ -28,8 +28,9 @@ from engines.contract import (
     tr,
 )
 from engines.rng import Rng
-from engines.tac import cards as cardlib
-from engines.tac import dealing, flow, notation, seven
+from engines.tac import commands as notation
+from engines.tac import content as cardlib
+from engines.tac import dealing, flow, seven
 from engines.tac.board import HOME, LETTERS, WAIT, Board, controlled_seat, marble_name
 from engines.tac.bots import HeuristicBot
 from engines.tac.labels import label

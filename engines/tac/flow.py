@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.contract import Action, Event, tr
-from engines.tac import cards as cardlib
+from engines.tac import content as cardlib
 from engines.tac import dealing, rules
 from engines.tac.board import Board
 from engines.tac.dealing import names

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engines.contract import Action, Text, tr
-from engines.tac import cards as cardlib
+from engines.tac import content as cardlib
 from engines.tac.board import WAIT, Board, field_name, marble_name
 from engines.tac.plays import action_card
 from engines.tac.state import TacState

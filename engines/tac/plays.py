@@ -24,7 +24,7 @@ from engines.tac.board import (
     partner,
     place_on_start,
 )
-from engines.tac.cards import NUMBER_CARDS
+from engines.tac.content import NUMBER_CARDS
 from engines.tac.rules import (
     ANGEL_FINISHED_GOES_TO_PARTNER,
     SKIP_NEEDS_VICTIM_CARDS,

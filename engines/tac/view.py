@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.tac import cards as cardlib
+from engines.tac import content as cardlib
 from engines.tac.board import HOME, LETTERS, WAIT, marble_name, start
 from engines.tac.state import TacState
 

@@ -16,6 +16,8 @@ from functools import cached_property
 from importlib import resources
 from typing import Any
 
+from engines.datafile import require
+
 SCHEMA_VERSION = 1
 
 VERBS = ("attack", "block", "heal", "power", "damage", "token", "special", "flip")
@@ -283,12 +285,7 @@ def parse_segments(lines: list[str], where: str) -> tuple[tuple[Act, ...], ...]:
 
 
 def _need(table: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
-    if key not in table:
-        raise ContentError(f"{where}: missing {key!r}")
-    value = table[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ContentError(f"{where}: {key!r} must be {kind.__name__}, not {type(value).__name__}")
-    return value
+    return require(table, key, kind, where, ContentError)
 
 
 def _side(table: Mapping[str, Any], where: str) -> Side:

@@ -25,9 +25,11 @@ from engines.contract import (
     Text,
     tr,
 )
-from engines.tagteam import commands, rules, views
+from engines.tagteam import commands, rules
+from engines.tagteam import view as views
 from engines.tagteam.bots import HeuristicBot
 from engines.tagteam.content import Content, load_content
+from engines.tagteam.setup import new_state
 from engines.tagteam.state import TTState
 
 RESOLVE = {
@@ -58,7 +60,7 @@ class TagTeamEngine(Engine[TTState]):
         if len(players) != 2:
             raise ValueError("Tag Team is a 2-player game")
         opts = self.resolve_options(options)
-        state, _ = rules.new_state(self.content, list(players), str(opts["draft"]), seed)
+        state, _ = new_state(self.content, list(players), str(opts["draft"]), seed)
         return state
 
     def to_json(self, state: TTState) -> str:

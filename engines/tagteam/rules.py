@@ -20,25 +20,8 @@ from engines.tagteam.content import Content
 from engines.tagteam.fight import Resolver
 from engines.tagteam.state import FighterState, TTState
 
-FIRST_GAME: tuple[tuple[str, str], tuple[str, str]] = (("joan", "ching_shih"), ("bodvar", "wong"))
 DRAFT_MODES = ("standard", "competitive", "free", "random", "first_game")
 SIMULTANEOUS = ("draft1", "draft2", "free", "setup", "build")
-
-
-def new_state(content: Content, players: list[str], draft: str, seed: int) -> tuple[TTState, list[Event]]:
-    s = TTState(players=list(players), draft=draft, rng=Rng(seed).state, phase="")
-    if draft == "first_game":
-        return s, form_teams(content, s, [list(FIRST_GAME[0]), list(FIRST_GAME[1])])
-    if draft == "random":
-        rng = Rng(s.rng)
-        ids = sorted(content.fighters)
-        rng.shuffle(ids)
-        s.rng = rng.state
-        return s, form_teams(content, s, [ids[:2], ids[2:4]])
-    if draft == "free":
-        begin(s, "free")
-        return s, [Event(tr("Each player secretly chooses 2 fighters.", "Mỗi người bí mật chọn 2 võ sĩ."))]
-    return s, deal_draft(content, s)
 
 
 def begin(s: TTState, phase: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.barcadia.engine import ENGINE
-from engines.barcadia.setup import build_position
+from engines.barcadia.scenario import build_position
 from engines.barcadia.state import BEATEN, KNOWN, UP, BarcadiaState
 from engines.contract import Event
 

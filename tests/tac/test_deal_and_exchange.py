@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from engines.contract import Action, IllegalCommand
-from engines.tac import cards as cardlib
+from engines.tac import content as cardlib
 from engines.tac.engine import ENGINE as E
 from engines.tac.state import TacState
 
@@ -136,7 +136,7 @@ def test_card_data_is_validated_on_load() -> None:
     """Content is data: a broken ``cards.toml`` fails loudly, naming the problem."""
     from importlib import resources
 
-    good = resources.files("engines.tac").joinpath("cards.toml").read_text("utf-8")
+    good = resources.files("engines.tac").joinpath("data", "cards.toml").read_text("utf-8")
     assert set(cardlib.load_cards(good)) == set(cardlib.CARDS)
     with pytest.raises(cardlib.CardDataError, match="deck sizes"):
         cardlib.load_cards(good.replace("count = 9\norder = 1\n", "count = 8\norder = 1\n", 1))

@@ -26,7 +26,7 @@ from itertools import permutations
 
 from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, tr
 from engines.tac.board import HOME
-from engines.tac.cards import CARD_WORDS, fold
+from engines.tac.content import CARD_WORDS, fold
 from engines.tac.plays import MARBLE_BY_NAME, Uses
 
 GIVE_WORDS = {"give", "gift", "pass", "cho", "dua", "tang", "trao", "doi bai"}

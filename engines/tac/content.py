@@ -74,7 +74,7 @@ def load_cards(text: str) -> dict[str, Card]:
     return cards
 
 
-CARDS: dict[str, Card] = load_cards(resources.files(__package__).joinpath("cards.toml").read_text("utf-8"))
+CARDS: dict[str, Card] = load_cards(resources.files(__package__).joinpath("data", "cards.toml").read_text("utf-8"))
 
 
 def deck(version: str) -> list[str]:
