@@ -40,9 +40,9 @@ from bench.scale import (
     poll_cycle,
     reply_for,
 )
-from service.mail.imapconn import open_imap
-from service.models import InboundMail, Outbox
-from service.runtime import Service
+from service.inbound.imapconn import open_imap
+from service.schedule.runtime import Service
+from service.store.models import InboundMail, Outbox
 
 
 @dataclass
@@ -144,8 +144,8 @@ def run_pipeline(
     seed: int = 1,
     echo: Any = print,
 ) -> PipelineReport:
-    from service.mail.dovecot import DovecotStack
-    from service.mail.stackprocess import SubprocessMailStack
+    from service.localmail.dovecot import DovecotStack
+    from service.localmail.stackprocess import SubprocessMailStack
 
     chosen = engine_ids or engines.names(include_extra=False)
     rng = random.Random(seed)

@@ -32,11 +32,12 @@ from sqlmodel import select
 
 import engines
 from service.config import Settings
-from service.games import create_game, create_player
-from service.keys import make_key, reply_address
-from service.models import Game, GameSeat, InboundMail, Outbox, Player, ReplyKey
-from service.render import subject_tag
-from service.runtime import Service
+from service.outbound.keys import make_key, reply_address
+from service.outbound.render import subject_tag
+from service.play.start import create_game
+from service.schedule.runtime import Service
+from service.store.games import create_player
+from service.store.models import Game, GameSeat, InboundMail, Outbox, Player, ReplyKey
 
 SERVICE_ADDRESS = "play@pbem.test"
 SERVICE_PASSWORD = "pbem"
@@ -272,7 +273,7 @@ def run_scale(
     sizes: Sequence[int] = (1_000, 10_000), replies: int = 100, seed: int = 1, echo: Any = print
 ) -> list[ScaleReport]:
     """One poll cycle with ``replies`` new replies at each size (games grow between sizes)."""
-    from service.mail.stackprocess import SubprocessMailStack
+    from service.localmail.stackprocess import SubprocessMailStack
 
     rng = random.Random(seed)
     reports: list[ScaleReport] = []

@@ -15,8 +15,8 @@ from sqlmodel import Session
 import engines
 from service.clock import Clock, SystemClock
 from service.config import Settings
-from service.db import make_engine, migrate, session
-from service.render import Renderer
+from service.outbound.render import Renderer
+from service.store.db import make_engine, migrate, session
 
 
 @dataclass

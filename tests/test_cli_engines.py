@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from service.cli import app
-from service.selfplay import Summary, play_game
+from service.cli.app import app
+from service.cli.selfplay import Summary, play_game
 from tests.support.toy import ENGINE as TOY
 
 runner = CliRunner()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from service.demo.outcome import outcome_line
-from service.mail.imapconn import open_imap
+from service.inbound.imapconn import open_imap
 
 GAME_TAG = re.compile(r"\[([A-Z0-9_-]+) #(\d+)\]")
 

@@ -20,7 +20,7 @@ from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped
 
 from service.demo.reading import ServiceMail, read_mail
 from service.demo.styles import Persona
-from service.mail.imapconn import open_imap
+from service.inbound.imapconn import open_imap
 
 
 @dataclass

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.message import Message
 
-from service.mail.addresses import address_detail
+from service.addresses import address_detail
 
 MENU_LINE = re.compile(r"^  (\d+)\. (.+?) — (.*)$", re.MULTILINE)
 GAME_TAG = re.compile(r"\[([A-Z0-9_-]+) #(\d+)\]")

@@ -27,10 +27,11 @@ from service.config import Settings
 from service.demo.archive import write_archive
 from service.demo.bots import MailBot
 from service.demo.styles import PERSONAS
-from service.games import create_game, create_player
-from service.mail.stackprocess import SubprocessMailStack
-from service.models import Game, MoveLog
-from service.runtime import Service
+from service.localmail.stackprocess import SubprocessMailStack
+from service.play.start import create_game
+from service.schedule.runtime import Service
+from service.store.games import create_player
+from service.store.models import Game, MoveLog
 
 SERVICE_ADDRESS = "play@pbem.test"
 SERVICE_PASSWORD = "pbem"

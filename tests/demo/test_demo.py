@@ -13,8 +13,8 @@ from service.demo.bots import GameView, MailBot
 from service.demo.reading import read_mail
 from service.demo.run import run_demo
 from service.demo.styles import PERSONAS, Persona
-from service.mail.extract import new_text
-from service.render import MARKER
+from service.inbound.extract import new_text
+from service.outbound.render import MARKER
 
 TURN_MAIL = (
     "From: pbem <play@pbem.test>\r\nTo: ann@pbem.test\r\nReply-To: play+abcdefghij234567abcd@pbem.test\r\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from service.mail.autoreply import automatic_reason
+from service.inbound.autoreply import automatic_reason
 from tests.mail.corpus import CORPUS, SERVICE_ADDRESSES, auto_cases, human_cases, load, reply_cases
 
 AUTO = auto_cases()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from service.mail.extract import body_text, new_text, trim_reply, unflow
+from service.inbound.extract import body_text, new_text, trim_reply, unflow
 from tests.mail.corpus import MARKER, expected_text, load, reply_cases
 
 CASES = reply_cases()

@@ -6,7 +6,7 @@ import re
 import threading
 import time
 
-from service.mail.mailserver import parse_user, run_mailserver
+from service.localmail.mailserver import parse_user, run_mailserver
 from tests.support.mailservers import fetch_all, send_mail
 
 

@@ -12,10 +12,10 @@ from email.policy import default as default_policy
 import pytest
 from imapclient.exceptions import LoginError
 
-from service.mail.dovecot import DovecotStack
-from service.mail.imapconn import open_imap
-from service.mail.stack import LocalMailStack
-from service.mail.stackprocess import SubprocessMailStack
+from service.inbound.imapconn import open_imap
+from service.localmail.dovecot import DovecotStack
+from service.localmail.stack import LocalMailStack
+from service.localmail.stackprocess import SubprocessMailStack
 from tests.support.mailservers import MailStack, fetch_all, send_mail
 
 SERVICE = "play@pbem.test"

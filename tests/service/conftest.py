@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 
 from service.clock import ManualClock
 from service.config import Settings
-from service.db import make_engine, migrate
+from service.store.db import make_engine, migrate
 
 try:
     from tests.support.mailservers import any_stack, dovecot_stack, mail_stack  # noqa: F401

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from service.cli import app
+from service.cli.app import app
 
 from .conftest import SECRET
 

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from service.keys import make_key
-from service.mail.extract import new_text
-from service.models import Outbox
-from service.pipeline import parse_message
-from service.render import MARKER
+from service.inbound.extract import new_text
+from service.inbound.pipeline import parse_message
+from service.outbound.keys import make_key
+from service.outbound.render import MARKER
+from service.store.models import Outbox
 from tests.support.mailservers import send_mail
 
 from .world import World

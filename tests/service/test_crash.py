@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from service.models import Game, InboundMail, MoveLog, Outbox
+from service.store.models import Game, InboundMail, MoveLog, Outbox
 from tests.support.mailservers import fetch_all
 
 from .world import PASSWORD, World

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from service.pipeline import subject_command
+from service.inbound.pipeline import subject_command
 
 from .world import SERVICE, World, menu_of, text_of
 

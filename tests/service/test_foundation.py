@@ -10,8 +10,8 @@ from sqlalchemy.engine import Engine
 
 from service.clock import ManualClock
 from service.config import ConfigError, load_settings
-from service.db import session
-from service.keys import issue_key, lookup_key, make_key, reply_address
+from service.outbound.keys import issue_key, lookup_key, make_key, reply_address
+from service.store.db import session
 
 from .conftest import SECRET
 
@@ -81,7 +81,7 @@ def test_reply_key_is_bound_to_game_seat_and_decision() -> None:
 def test_lookup_knows_issued_keys_only(db: Engine) -> None:
     clock = ManualClock()
     with session(db) as s:
-        from service.models import Game
+        from service.store.models import Game
 
         game = Game(engine="toy", seed=1, state="{}", created_at=clock.now(), updated_at=clock.now())
         s.add(game)
@@ -102,7 +102,7 @@ def test_migrations_match_the_models(db: Engine) -> None:
     from alembic.runtime.migration import MigrationContext
     from sqlmodel import SQLModel
 
-    import service.models  # noqa: F401
+    import service.store.models  # noqa: F401
 
     with db.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), SQLModel.metadata)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from service.inbox import Inbox
+from service.inbound.fetch import Inbox
 from tests.support.mailservers import send_mail
 
 from .world import SERVICE, World, make_settings

@@ -13,11 +13,12 @@ from sqlmodel import col, select
 
 from service.clock import ManualClock
 from service.context import AppContext
-from service.games import create_game, create_player
-from service.models import Game, MoveLog, Outbox
-from service.outbox import backoff, queue_mail, send_due
-from service.render import Renderer
-from service.runtime import Service
+from service.outbound.outbox import backoff, queue_mail, send_due
+from service.outbound.render import Renderer
+from service.play.start import create_game
+from service.schedule.runtime import Service
+from service.store.games import create_player
+from service.store.models import Game, MoveLog, Outbox
 
 from .world import make_settings, parse
 

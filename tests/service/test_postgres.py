@@ -22,10 +22,11 @@ from sqlmodel import select
 from service.clock import ManualClock
 from service.config import Settings
 from service.context import AppContext
-from service.games import StaleGame, create_game, create_player, load, save_state
-from service.keys import make_key
-from service.models import Game, MoveLog, Outbox
-from service.pipeline import Pipeline, store
+from service.inbound.pipeline import Pipeline, store
+from service.outbound.keys import make_key
+from service.play.start import create_game
+from service.store.games import StaleGame, create_player, load, save_state
+from service.store.models import Game, MoveLog, Outbox
 
 from .conftest import SECRET
 

@@ -15,10 +15,11 @@ from engines.contract import Event, tr
 from service.clock import ManualClock
 from service.config import Settings
 from service.context import AppContext
-from service.games import create_game, create_player, load, log_move, seats_of
-from service.models import Game, Outbox
-from service.notify import mail_to_seat
-from service.render import MARKER, PURPOSES, Renderer, format_deadline
+from service.outbound.notify import mail_to_seat
+from service.outbound.render import MARKER, PURPOSES, Renderer, format_deadline
+from service.play.start import create_game
+from service.store.games import create_player, load, log_move, seats_of
+from service.store.models import Game, Outbox
 
 ENGINE_IDS = ["toy", *engines.names(include_extra=False)]
 

@@ -111,7 +111,7 @@ def test_stop_during_a_poll_finishes_the_round_without_errors(
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert len(world.moves(game_id)) == 1
     assert len(world.mails(bob)) == 2, "the round's answers were sent before stopping"
-    from service.mail.imapconn import open_imap
+    from service.inbound.imapconn import open_imap
 
     client = open_imap(any_stack.host, any_stack.imap_port, "play@pbem.test", "secret")
     try:

@@ -12,10 +12,7 @@ import engines
 from service.clock import ManualClock
 from service.config import Settings
 from service.context import AppContext
-from service.games import StaleGame, create_game, create_player, load, save_state
-from service.keys import make_key
-from service.models import Game, InboundMail, MoveLog, Outbox
-from service.pipeline import (
+from service.inbound.pipeline import (
     Pipeline,
     Rejected,
     authenticate,
@@ -26,7 +23,11 @@ from service.pipeline import (
     store,
     subject_command,
 )
-from service.render import MARKER
+from service.outbound.keys import make_key
+from service.outbound.render import MARKER
+from service.play.start import create_game
+from service.store.games import StaleGame, create_player, load, save_state
+from service.store.models import Game, InboundMail, MoveLog, Outbox
 
 
 @pytest.fixture
@@ -158,7 +159,7 @@ def test_a_mail_that_crashed_three_times_is_not_tried_again(ctx: AppContext, gam
 
 
 def test_admin_retry_puts_a_quarantined_mail_back(ctx: AppContext, game_id: int) -> None:
-    from service.admin import retry_quarantined
+    from service.admin.quarantine import retry_quarantined
 
     key = key_of(ctx, game_id, 0)
     with ctx.session() as s:
@@ -230,7 +231,7 @@ def test_route_by_in_reply_to_when_plus_address_and_subject_key_are_lost(ctx: Ap
 
 
 def test_menu_numbers_as_people_write_them() -> None:
-    from service.replies import menu_number
+    from service.play.replies import menu_number
 
     for text, number in [("3", 3), ("3.", 3), ("#3", 3), ("(3)", 3), ("số 3", 3), ("So 12", 12),
                          ("no. 4", 4), ("option 2", 2), ("lựa chọn 1", 1)]:

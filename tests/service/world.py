@@ -16,9 +16,10 @@ from sqlmodel import col, select
 
 from service.clock import ManualClock
 from service.config import Settings
-from service.games import create_game, create_player
-from service.models import Game, InboundMail, MoveLog, Outbox
-from service.runtime import Service
+from service.play.start import create_game
+from service.schedule.runtime import Service
+from service.store.games import create_player
+from service.store.models import Game, InboundMail, MoveLog, Outbox
 from tests.support.mailservers import fetch_all, send_mail
 
 SERVICE = "play@pbem.test"
@@ -92,7 +93,7 @@ class World:
 
     def latest(self, address: str) -> EmailMessage:
         """Only the newest mail, over one kept-open connection per player (long games)."""
-        from service.mail.imapconn import open_imap
+        from service.inbound.imapconn import open_imap
 
         client = self.connections.get(address)
         if client is None:

@@ -21,9 +21,9 @@ from typing import Protocol
 
 import pytest
 
-from service.mail.dovecot import DovecotStack
-from service.mail.imapconn import open_imap
-from service.mail.stack import LocalMailStack
+from service.inbound.imapconn import open_imap
+from service.localmail.dovecot import DovecotStack
+from service.localmail.stack import LocalMailStack
 
 
 class MailStack(Protocol):

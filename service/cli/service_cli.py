@@ -1,0 +1,143 @@
+"""``pbem serve``, ``pbem game new|show|log|list`` and ``pbem admin quarantine``.
+
+Thin commands: each loads the settings, builds the service context and calls library
+code (``service.schedule.runtime``, ``service.store.games``, ``service.admin``) that tests call directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+from email.utils import parseaddr
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from service.config import ConfigError, Settings, load_settings
+
+console = Console()
+ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="TOML file (default config/pbem.toml)")]
+
+
+def _settings(config: Path | None) -> Settings:
+    try:
+        return load_settings(config)
+    except ConfigError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+
+
+def serve(config: ConfigOpt = None, verbose: bool = typer.Option(False, "--verbose", "-v")) -> None:
+    """Run the mail service: poll/IDLE the inbox, send the outbox, sweep deadlines."""
+    from service.schedule.runtime import Service
+
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = _settings(config)
+
+    async def main() -> None:
+        service = Service(settings)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, service.stop)
+        console.print(f"pbem serving {settings.service_address} (IMAP {settings.imap_host}:{settings.imap_port})")
+        await service.serve_forever()
+
+    asyncio.run(main())
+
+
+game_app = typer.Typer(help="Start and inspect games.", no_args_is_help=True)
+admin_app = typer.Typer(help="Operator commands.", no_args_is_help=True)
+
+
+@game_app.command("new")
+def game_new(
+    engine_id: Annotated[str, typer.Argument(help="engine id, e.g. tac")],
+    player: Annotated[list[str], typer.Option("--player", "-p", help="address or 'Name <address>', in seat order")],
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE")] = None,
+    seed: Annotated[int | None, typer.Option(help="RNG seed (default random)")] = None,
+    lang: Annotated[str, typer.Option(help="language of new players")] = "en",
+    config: ConfigOpt = None,
+) -> None:
+    """Start a game; unknown players are created; the first mails are queued at once."""
+    from service.admin.games import new_game_from_cli
+
+    try:
+        game_id = new_game_from_cli(_settings(config), engine_id, [parseaddr(p) for p in player],
+                                    dict(_option(o) for o in option or []), seed, lang)
+    except (ValueError, KeyError) as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from None
+    console.print(f"game #{game_id} started")
+
+
+def _option(text: str) -> tuple[str, object]:
+    name, _, value = text.partition("=")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+@game_app.command("list")
+def game_list(config: ConfigOpt = None, status: str | None = None) -> None:
+    """Games with their status and who must act."""
+    from service.admin.games import list_games
+
+    table = Table("id", "engine", "status", "players", "to act", "deadline")
+    for row in list_games(_settings(config), status):
+        table.add_row(*(str(v) for v in row))
+    console.print(table)
+
+
+@game_app.command("show")
+def game_show(game_id: int, seat: Annotated[int | None, typer.Option(help="show this seat's view")] = None,
+              lang: str = "en", config: ConfigOpt = None) -> None:
+    """A game's view (an observer's unless --seat is given)."""
+    from service.admin.games import show_game
+
+    console.print(show_game(_settings(config), game_id, seat, lang), markup=False)
+
+
+@game_app.command("log")
+def game_log(game_id: int, config: ConfigOpt = None) -> None:
+    """Every applied move with its command as received (operator view: all events)."""
+    from service.admin.games import game_log_lines
+
+    for line in game_log_lines(_settings(config), game_id):
+        console.print(line, markup=False)
+
+
+@admin_app.command("quarantine")
+def quarantine(
+    retry: Annotated[int | None, typer.Option("--retry", help="put this mail back into the pipeline")] = None,
+    discard: Annotated[int | None, typer.Option("--discard", help="drop this mail for good")] = None,
+    config: ConfigOpt = None,
+) -> None:
+    """List quarantined mails, or retry/discard one."""
+    from service.admin.quarantine import discard_quarantined, list_quarantined, retry_quarantined
+
+    settings = _settings(config)
+    if retry is not None:
+        retry_quarantined(settings, retry)
+        console.print(f"mail {retry} will be processed again at the next poll")
+        return
+    if discard is not None:
+        discard_quarantined(settings, discard)
+        console.print(f"mail {discard} discarded")
+        return
+    table = Table("id", "from", "subject", "stage", "error")
+    for row in list_quarantined(settings):
+        table.add_row(*(str(v) for v in row))
+    console.print(table)
+
+
+def register(app: typer.Typer, bench: typer.Typer) -> None:
+    app.command("serve")(serve)
+    app.add_typer(game_app, name="game")
+    app.add_typer(admin_app, name="admin")

@@ -1,0 +1,322 @@
+"""The inbound pipeline as named stages (Roundup's ordered stages, Discourse's receiver).
+
+    fetch (service.inbound.fetch) → store → filter → route → authenticate → extract → split → apply
+
+Each stage is a plain function tested alone. ``process_mail`` runs them for one stored mail
+inside ONE transaction: the move, its log entry, the mails it causes and the inbound status
+commit together. A stage that raises parks the mail in quarantine with the stage name and
+the error; a mail whose processing crashed the process ``max_crashes`` times is quarantined
+before it is tried again, so one poisonous mail cannot stop the service forever.
+"""
+
+from __future__ import annotations
+
+import email
+import hashlib
+import logging
+import re
+import traceback
+from collections.abc import Collection
+from dataclasses import dataclass
+from email.header import decode_header, make_header
+from email.message import Message
+from email.parser import BytesHeaderParser
+from email.utils import getaddresses, parseaddr
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from service.addresses import address_detail, bare_address, base_address
+from service.context import AppContext
+from service.outbound.keys import KEY_LENGTH, KeyInfo, lookup_key
+from service.outbound.render import MARKER, SERVICE_TAG
+from service.store.games import StaleGame, player_by_address
+from service.store.models import Game, GameSeat, InboundMail, Outbox, Player
+
+log = logging.getLogger(__name__)
+
+STAGES = ("store", "parse", "filter", "route", "authenticate", "extract", "split", "apply")
+ROUTING_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
+SUBJECT_KEY_RE = re.compile(rf"\bref\s+([a-z2-7]{{{KEY_LENGTH}}})\b", re.IGNORECASE)
+SUBJECT_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|tr|sv|vs|antw|rv|odp)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+SUBJECT_TAG_RE = re.compile(r"\[[A-Z][A-Z0-9]* #\d+\]\s*")
+COMMAND_SPLIT_RE = re.compile(r"[\r\n;]+")
+MESSAGE_ID_RE = re.compile(r"<[^<>\s]+>")
+
+
+class Rejected(Exception):
+    """The mail is understood but must not change anything; ``kind`` picks the answer."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+# -- stages ------------------------------------------------------------------------
+
+
+def message_id_of(raw: bytes, msg: Message) -> str:
+    """The Message-ID, or a digest of the bytes for a mail without one (still deduplicated)."""
+    found = "".join(str(msg.get("Message-ID") or "").split())  # unfolded; an id has no spaces
+    return found or f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+
+
+def parse_message(raw: bytes) -> Message:
+    """The whole mail, with the compat32 policy: headers stay as written and are decoded only
+    where we need their text (``header_text``). The modern policy parsed every header on every
+    access through its header registry, which was the biggest single cost of a reply."""
+    return email.message_from_bytes(raw)
+
+
+def parse_headers(raw: bytes) -> Message:
+    """Only the header block (what ``store`` needs), without parsing the body."""
+    return BytesHeaderParser().parsebytes(raw)
+
+
+def header_text(msg: Message, name: str) -> str:
+    """A header's text with RFC 2047 encoded words decoded ("" when absent)."""
+    value = msg.get(name)
+    return "" if value is None else header_text_of(str(value))
+
+
+def sender_of(msg: Message) -> tuple[str, str]:
+    """(display name, bare address) of the From header."""
+    name, address = parseaddr(str(msg.get("From", "")))
+    return header_text_of(name), bare_address(address)
+
+
+def header_text_of(value: str) -> str:
+    """Decode the RFC 2047 encoded words of one header value."""
+    try:
+        return str(make_header(decode_header(value))).strip()
+    except (UnicodeError, LookupError, ValueError):
+        return value.strip()
+
+
+def store(session: Session, ctx: AppContext, raw: bytes, uid: int | None, mailbox: str) -> tuple[InboundMail, bool]:
+    """Store the raw mail before anything else; ``(row, False)`` when its Message-ID is known."""
+    msg = parse_headers(raw)
+    message_id = message_id_of(raw, msg)
+    existing = session.exec(select(InboundMail).where(InboundMail.message_id == message_id)).first()
+    if existing is not None:
+        return existing, False
+    row = InboundMail(message_id=message_id, mailbox=mailbox, uid=uid, raw=raw,
+                      sender=sender_of(msg)[1], subject=header_text(msg, "Subject")[:500],
+                      received_at=ctx.clock.now())
+    session.add(row)
+    try:
+        session.commit()
+    except IntegrityError:  # another worker stored it a moment ago
+        session.rollback()
+        return session.exec(select(InboundMail).where(InboundMail.message_id == message_id)).one(), False
+    return row, True
+
+
+def filter_automatic(msg: Message, own_addresses: Collection[str]) -> str | None:
+    """Why this mail must never be answered (auto-reply, bounce, list, our own), or None."""
+    from service.inbound.autoreply import automatic_reason
+
+    return automatic_reason(msg, own_addresses)
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a mail belongs: a game seat's decision (``info``), or the plain mailbox."""
+
+    key: str | None
+    info: KeyInfo | None
+    via: str  # plus | subject | in-reply-to | none
+
+
+def route(session: Session, ctx: AppContext, msg: Message) -> Route:
+    """Find the reply key: plus-address in the delivery headers, then ``ref KEY`` in the subject,
+    then the key of our mail that In-Reply-To/References point to."""
+    service = ctx.settings.service_address
+    candidates: list[str] = []
+    for header in ROUTING_HEADERS:
+        for _, address in getaddresses([str(v) for v in msg.get_all(header, [])]):
+            if address and base_address(address) == service:
+                detail = address_detail(address)
+                if detail:
+                    candidates.append(detail)
+    for key in candidates:
+        info = lookup_key(session, ctx.settings.secret, key)
+        if info is not None:
+            return Route(key.lower(), info, "plus")
+    match = SUBJECT_KEY_RE.search(header_text(msg, "Subject"))
+    if match:
+        info = lookup_key(session, ctx.settings.secret, match.group(1))
+        if info is not None:
+            return Route(match.group(1).lower(), info, "subject")
+    if not candidates:  # a mailbox without plus-addressing and an edited subject
+        pointed = MESSAGE_ID_RE.findall(str(msg.get("In-Reply-To", "")))
+        pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))  # newest first
+        for message_id in pointed:
+            issued = session.exec(select(Outbox.reply_key).where(Outbox.message_id == message_id)).first()
+            info = lookup_key(session, ctx.settings.secret, issued) if issued else None
+            if issued and info is not None:
+                return Route(issued, info, "in-reply-to")
+    if candidates or match:
+        raise Rejected("unknown_key", "the reply key is not one we issued")
+    return Route(None, None, "none")
+
+
+def authenticate(session: Session, info: KeyInfo, sender: str) -> tuple[Game, GameSeat, Player]:
+    """The seat the key names, if ``sender`` is that seat's own address (else ``Rejected``)."""
+    game = session.get_one(Game, info.game_id)
+    seat_row = session.exec(select(GameSeat).where(GameSeat.game_id == info.game_id,
+                                                   GameSeat.seat == info.seat)).one()
+    player = session.get_one(Player, seat_row.player_id)
+    if bare_address(sender) != player.address:
+        raise Rejected("wrong_sender", f"key of game {info.game_id} seat {info.seat} used by {sender}")
+    return game, seat_row, player
+
+
+def subject_command(subject: str) -> str:
+    """A command written in the subject (``Re: [TAC #42] 7 a4 c3``), or "" for our own subject."""
+    if SUBJECT_KEY_RE.search(subject):
+        return ""  # the subject we wrote, untouched
+    text = SUBJECT_PREFIX_RE.sub("", subject)
+    if not SUBJECT_TAG_RE.match(text):
+        return ""
+    return SUBJECT_TAG_RE.sub("", text, count=1).strip()
+
+
+def extract(msg: Message) -> str:
+    """Only the new text of the reply; the subject when the body is empty."""
+    from service.inbound.extract import new_text
+
+    text = new_text(msg, MARKER).strip()
+    return text or subject_command(header_text(msg, "Subject"))
+
+
+def split_commands(text: str) -> list[str]:
+    """One command per line (or ``;``), in order, blank lines dropped."""
+    return [line.strip() for line in COMMAND_SPLIT_RE.split(text) if line.strip()]
+
+
+# -- running the stages ---------------------------------------------------------------
+
+
+class Pipeline:
+    """Processes stored mails one at a time; remembers the stage for the quarantine record."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        self.stage = "store"
+
+    def own_addresses(self) -> set[str]:
+        return {self.ctx.settings.service_address}
+
+    def process(self, inbound_id: int) -> str:
+        """Run the stages for one stored mail; returns its final status."""
+        ctx = self.ctx
+        with ctx.session() as s:
+            row = s.get_one(InboundMail, inbound_id)
+            if row.status != "new":
+                return row.status
+            if row.attempts >= ctx.settings.max_crashes:
+                return self._quarantine(inbound_id, "crashed",
+                                        f"processing crashed {row.attempts} times; not retried")
+            # Claim the mail by bumping its attempt count from the value we read (committed
+            # first, so a crash below still counts; a second worker's claim matches no row).
+            claimed = s.execute(
+                update(InboundMail)
+                .where(col(InboundMail.id) == inbound_id, col(InboundMail.attempts) == row.attempts,
+                       col(InboundMail.status) == "new")
+                .values(attempts=row.attempts + 1)
+            )
+            s.commit()
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                return "new"  # another worker has it
+        for _ in range(5):
+            try:
+                return self._run(inbound_id)
+            except StaleGame:
+                log.info("mail %s: game changed meanwhile, retrying", inbound_id)
+                continue
+            except Exception as exc:
+                log.exception("mail %s failed in stage %s", inbound_id, self.stage)
+                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                return self._quarantine(inbound_id, self.stage, detail)
+        return self._quarantine(inbound_id, "apply", "the game kept changing under us")
+
+    def _quarantine(self, inbound_id: int, stage: str, error: str) -> str:
+        with self.ctx.session() as s:
+            row = s.get_one(InboundMail, inbound_id)
+            row.status, row.stage, row.error = "quarantined", stage, error[:2000]
+            row.processed_at = self.ctx.clock.now()
+            s.commit()
+        return "quarantined"
+
+    def _run(self, inbound_id: int) -> str:
+        from service.play.mailbox import handle_mailbox_mail
+        from service.play.replies import answer_finished, handle_game_reply
+
+        ctx = self.ctx
+        with ctx.session() as s:
+            row = s.get_one(InboundMail, inbound_id)
+            if row.status != "new":  # another worker finished it while we waited for the game
+                return row.status
+
+            def finish(status: str, error: str | None = None, stage: str | None = None) -> str:
+                row.status, row.error, row.stage = status, error, stage
+                row.processed_at = ctx.clock.now()
+                s.commit()
+                return status
+
+            self.stage = "parse"
+            msg = parse_message(row.raw)
+            display_name, sender = sender_of(msg)
+            self.stage = "filter"
+            reason = filter_automatic(msg, self.own_addresses())
+            if reason:
+                return finish("ignored", reason, "filter")
+            self.stage = "route"
+            try:
+                where = route(s, ctx, msg)
+            except Rejected as exc:
+                self._answer_rejection(s, sender, exc)
+                return finish("rejected", str(exc), "route")
+            self.stage = "extract"
+            lines = split_commands(extract(msg))
+            if where.info is None:
+                self.stage = "apply"
+                status = handle_mailbox_mail(s, ctx, sender, display_name, player_by_address(s, sender), lines)
+                return finish(status, None if status != "ignored" else "no reply key, not a command for us")
+            self.stage = "authenticate"
+            try:
+                game, seat_row, player = authenticate(s, where.info, sender)
+            except Rejected as exc:
+                self._answer_rejection(s, sender, exc)
+                return finish("rejected", str(exc), "authenticate")
+            if game.status != "active":
+                answer_finished(s, ctx, game, seat_row, player)
+                return finish("rejected", "the game is over", "route")
+            self.stage = "apply"
+            status = handle_game_reply(s, ctx, game, where.info, seat_row, player, lines, row.id)
+            return finish(status)
+
+    def _answer_rejection(self, session: Session, sender: str, exc: Rejected) -> None:
+        """Answer a bad key or a foreign sender only when the sender is a known player."""
+        from service.outbound.outbox import queue_mail
+
+        player = player_by_address(session, sender)
+        if player is None:
+            return
+        why = {
+            "unknown_key": {"en": "The reply address of your mail is not one of ours (or too old to use).",
+                            "vi": "Địa chỉ trả lời trong thư của bạn không phải của chúng tôi."},
+            "wrong_sender": {"en": "This reply address belongs to another player's seat; nothing changed.",
+                             "vi": "Địa chỉ trả lời này thuộc về người chơi khác; không có gì thay đổi."},
+        }[exc.kind][player.lang]
+        rendered = self.ctx.renderer.render("rejected", player.lang, player=player.name, why=why)
+        queue_mail(session, self.ctx, to=player.address, kind="rejected", subject=f"{SERVICE_TAG} {rendered.subject}",
+                   rendered=rendered)
+
+
+def pending_ids(session: Session) -> list[int]:
+    """Mails stored but not processed yet (also those a crash left behind)."""
+    return [i for i in session.exec(select(InboundMail.id).where(InboundMail.status == "new")
+                                    .order_by(col(InboundMail.id))).all() if i is not None]

@@ -1,0 +1,62 @@
+"""Reply keys: the opaque token in ``play+KEY@domain`` that says which decision a reply answers.
+
+A key is an HMAC of (game, seat, decision) under the service secret, so nobody can forge
+one for a game or seat they do not hold, and two mails for the same decision carry the
+same key (a resend stays valid). Keys are looked up in ``reply_keys``: a key issued for an
+earlier decision of the same seat is recognised as *outdated* rather than unknown, which
+lets the service refuse a menu number with the current menu. The MAC is recomputed on
+lookup, so a row written without the secret is not trusted either.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session
+
+from service.store.models import ReplyKey
+
+KEY_LENGTH = 20  # base32 characters: 100 bits
+KEY_RE = re.compile(rf"^[a-z2-7]{{{KEY_LENGTH}}}$")
+
+
+def make_key(secret: str, game_id: int, seat: int, decision: str) -> str:
+    """The key for one seat's decision: lower-case base32, safe in a local part and a subject."""
+    mac = hmac.new(secret.encode(), f"pbem-reply:{game_id}:{seat}:{decision}".encode(), hashlib.sha256)
+    return base64.b32encode(mac.digest()).decode().lower()[:KEY_LENGTH]
+
+
+def issue_key(session: Session, secret: str, game_id: int, seat: int, decision: str, now: datetime) -> str:
+    """Record (idempotently) and return the key for this decision."""
+    key = make_key(secret, game_id, seat, decision)
+    if session.get(ReplyKey, key) is None:
+        session.add(ReplyKey(key=key, game_id=game_id, seat=seat, decision=decision, created_at=now))
+    return key
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    game_id: int
+    seat: int
+    decision: str
+
+
+def lookup_key(session: Session, secret: str, key: str) -> KeyInfo | None:
+    """What ``key`` was issued for, or ``None`` for a key we never issued (or a forged row)."""
+    key = key.lower()
+    if not KEY_RE.match(key):
+        return None
+    row = session.get(ReplyKey, key)
+    if row is None or not hmac.compare_digest(make_key(secret, row.game_id, row.seat, row.decision), key):
+        return None
+    return KeyInfo(row.game_id, row.seat, row.decision)
+
+
+def reply_address(service_address: str, key: str) -> str:
+    local, _, domain = service_address.partition("@")
+    return f"{local}+{key}@{domain}"

@@ -1,0 +1,168 @@
+"""Composing the mails a game change causes, one per seat, each from that seat's view only.
+
+The only things taken from a game are ``engine.view(state, seat)`` rendered by
+``engine.render_view``, ``engine.menu(state, seat)`` and log events filtered by
+``Event.visible(seat)`` — so a mail can show nothing its reader may not know.
+
+Who gets a mail (brdgme: "play-by-email, not notify-by-email"): a seat whose decision is new
+(its turn), the seat whose reply caused the change (a confirmation with its results), and
+everyone when the game ends. Others collect the events in their next mail's digest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session
+
+from engines.contract import Engine, Outcome
+from service.context import AppContext
+from service.outbound.keys import issue_key, make_key, reply_address
+from service.outbound.outbox import queue_mail
+from service.outbound.render import format_deadline, subject_tag, thread_root
+from service.store.games import events_since, seats_of, stored_outcome
+from service.store.models import Game, GameSeat, Player
+
+
+@dataclass
+class Results:
+    """What a reply did, Mailman-style: done / not understood (with why) / ignored."""
+
+    done: list[str] = field(default_factory=list)
+    not_understood: list[dict[str, str]] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    examples: list[str] = field(default_factory=list)
+    wants_help: bool = False
+
+    def as_context(self) -> dict[str, Any] | None:
+        if not (self.done or self.not_understood or self.ignored):
+            return None
+        return {"done": self.done, "not_understood": self.not_understood, "ignored": self.ignored}
+
+
+OUTCOME_WORDS = {
+    "en": {"win": "{names} win{s} — {reason}", "draw": "a draw — {reason}", "lost": "nobody wins — {reason}",
+           "and": " and "},
+    "vi": {"win": "{names} thắng — {reason}", "draw": "hòa — {reason}", "lost": "không ai thắng — {reason}",
+           "and": " và "},
+}
+
+
+def outcome_text(outcome: Outcome | None, names: list[str], lang: str) -> str:
+    words = OUTCOME_WORDS.get(lang, OUTCOME_WORDS["en"])
+    if outcome is None:
+        return ""
+    reason = outcome.reason.get(lang)
+    if outcome.draw:
+        return words["draw"].format(reason=reason)
+    if not outcome.winners:
+        return words["lost"].format(reason=reason)
+    winners = [names[s] for s in sorted(outcome.winners)]
+    return words["win"].format(names=words["and"].join(winners), s="s" if len(winners) == 1 else "",
+                               reason=reason)
+
+
+def menu_context(engine: Engine[Any], state: Any, seat: int, lang: str) -> list[dict[str, Any]]:
+    return [{"n": n, "command": c.command, "label": c.label.get(lang)}
+            for n, c in enumerate(engine.menu(state, seat), start=1)]
+
+
+def mail_to_seat(
+    session: Session,
+    ctx: AppContext,
+    game: Game,
+    engine: Engine[Any],
+    state: Any,
+    seat_row: GameSeat,
+    player: Player,
+    purpose: str,
+    *,
+    names: list[str],
+    results: Results | None = None,
+    kind: str | None = None,
+    extra: dict[str, Any] | None = None,
+    view_state: Any = None,
+) -> None:
+    """Render and queue one mail for one seat, with the digest since its last mail.
+
+    ``view_state`` (default ``state``) is the position the board is drawn from; the leak
+    test passes the engine's marker-planted copy here.
+    """
+    assert game.id is not None
+    seat, lang = seat_row.seat, player.lang
+    active = game.status == "active"
+    to_act = engine.to_act(state) if active else frozenset()
+    decision = engine.decision_key(state, seat)
+    key = issue_key(session, ctx.settings.secret, game.id, seat, decision, ctx.clock.now())
+    events, seat_row.last_log_id = events_since(session, game.id, seat, seat_row.last_log_id)
+    digest = [event.text.get(lang) for _, event in events]
+    values: dict[str, Any] = {
+        "player": player.name,
+        "players": names,
+        "game": {"id": game.id, "title": engine.title},
+        "digest": digest,
+        "board": engine.render_view(engine.view(state if view_state is None else view_state, seat), lang),
+        "menu": menu_context(engine, state, seat, lang) if active else [],
+        "deadline": format_deadline(game.deadline, player.tz, lang) if game.deadline and seat in to_act else None,
+        "to_act": seat in to_act,
+        "waiting": len(to_act - {seat}),
+        "outcome": outcome_text(stored_outcome(game) or engine.outcome(state), names, lang),
+        "final_board": not active,
+    }
+    if results is not None:
+        values["results"] = results.as_context()
+        values["lines"] = results.lines
+        values["examples"] = results.examples
+    values.update(extra or {})
+    rendered = ctx.renderer.render(purpose, lang, **values)
+    root = thread_root(game.id, seat, ctx.settings.domain)
+    queue_mail(
+        session, ctx,
+        to=player.address,
+        kind=kind or purpose,
+        subject=f"{subject_tag(engine.id, game.id)} {rendered.subject} · ref {key}",
+        rendered=rendered,
+        reply_to=reply_address(ctx.settings.service_address, key),
+        game_id=game.id,
+        in_reply_to=root,
+        message_id=root if purpose == "started" else None,
+        reply_key=key,
+    )
+    if seat in to_act:
+        seat_row.reply_key = key
+
+
+def queue_game_mails(
+    session: Session,
+    ctx: AppContext,
+    game: Game,
+    engine: Engine[Any],
+    state: Any,
+    *,
+    actor: int | None,
+    started: bool = False,
+    results: Results | None = None,
+) -> None:
+    """Queue the mails a change of ``game`` causes (see the module docstring for who gets one)."""
+    assert game.id is not None
+    seats = seats_of(session, game.id)
+    names = [player.name for _, player in seats]
+    over = game.status != "active"
+    to_act = frozenset() if over else engine.to_act(state)
+    for seat_row, player in seats:
+        seat = seat_row.seat
+        if started:
+            purpose = "started"
+        elif over:
+            purpose = "over"
+        elif seat in to_act and (seat == actor or seat_row.reply_key != make_key(
+                ctx.settings.secret, game.id, seat, engine.decision_key(state, seat))):
+            purpose = "turn"
+        elif seat == actor:
+            purpose = "received" if engine.legal_actions(state, seat) else "moved"
+        else:
+            continue
+        mail_to_seat(session, ctx, game, engine, state, seat_row, player, purpose, names=names,
+                     results=results if seat == actor else None)

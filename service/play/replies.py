@@ -1,0 +1,148 @@
+"""Handling the command lines of a reply to a game mail: moves and player commands, in order.
+
+A bare number means the option of the menu in the mail being answered: it is accepted only
+while the reply key's decision is still the seat's current decision (another seat's secret
+choice does not change it), otherwise it is refused with the current menu. Free text is
+always parsed against the current state. Lines nobody can read are listed as not
+understood and skipped (a greeting such as "Hi!" must not cost the move below it); a line
+that is understood but cannot be played stops the reply, and what follows is ignored, since
+the player wrote it expecting the earlier line to have worked.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlmodel import Session, select
+
+from engines.contract import Action, CommandError, IllegalCommand, InvalidCommand, Text, tr
+from service.context import AppContext
+from service.outbound.keys import KeyInfo
+from service.outbound.notify import Results, mail_to_seat, queue_game_mails
+from service.play.player_commands import GAME_COMMANDS, CommandFailed, Turn, find_command, help_lines
+from service.store.games import load, log_move, save_state, seats_of
+from service.store.models import Game, GameSeat, Outbox, Player
+
+MAX_LINES = 20
+#: A bare menu number as people write it: "3", "3.", "#3", "(3)", "no. 3", "số 3", "option 3".
+MENU_NUMBER_RE = re.compile(r"^(?:#|no\.?|nr\.?|số|so|option|lựa chọn|lua chon)?\s*\(?(\d{1,3})[.)]?$", re.IGNORECASE)
+
+
+def menu_number(line: str) -> int | None:
+    match = MENU_NUMBER_RE.match(line.strip())
+    return int(match.group(1)) if match else None
+
+
+def outdated_menu_message() -> Text:
+    return tr("That number answers an older mail; the game has moved on. Here is your current menu.",
+              "Số đó trả lời một thư cũ; ván chơi đã thay đổi. Đây là danh sách hiện tại.")
+
+
+def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
+    """The action a line means, and its canonical text. Raises ``CommandError``."""
+    engine, state, seat = turn.engine, turn.state, turn.seat
+    number = menu_number(line)
+    if number is not None:
+        if key.decision != engine.decision_key(state, seat):
+            raise IllegalCommand(outdated_menu_message())
+        menu = engine.menu(state, seat)
+        if not 1 <= number <= len(menu):
+            raise IllegalCommand(tr(f"There is no option {number}: the menu has 1 to {len(menu)}.",
+                                    f"Không có lựa chọn {number}: danh sách có 1 đến {len(menu)}."))
+        choice = menu[number - 1]
+        return choice.action, choice.command
+    action = engine.parse(state, seat, line)
+    return action, engine.format(state, action)
+
+
+def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
+    """Apply one move line to ``turn.state`` and log it (the caller saves the state)."""
+    if turn.game.status != "active":
+        raise IllegalCommand(tr("The game is over.", "Ván chơi đã kết thúc."))
+    if not turn.engine.legal_actions(turn.state, turn.seat):
+        # not a stop: nothing the player wrote after it depended on this line working
+        raise CommandFailed(tr("It is not your turn: you will get a mail when it is.",
+                                "Chưa đến lượt bạn: bạn sẽ nhận thư khi đến lượt."))
+    action, canonical = resolve_line(turn, key, line)
+    new_state, events = turn.engine.apply(turn.state, turn.seat, action)
+    log_move(turn.session, turn.ctx, turn.game, turn.seat, line, action, events,
+             turn.engine.state_version(new_state), inbound_id)
+    turn.state = new_state
+    turn.changed = True
+    turn.results.examples = []  # examples of an earlier error no longer fit the new position
+    turn.results.done.append(canonical if canonical == line else f"{line} → {canonical}")
+    if turn.engine.outcome(new_state) is not None:
+        turn.ended = True
+
+
+def handle_game_reply(
+    session: Session, ctx: AppContext, game: Game, key: KeyInfo, seat_row: GameSeat, player: Player,
+    lines: list[str], inbound_id: int | None,
+) -> str:
+    """Run every line, save the game once, queue every mail. Returns the inbound status."""
+    engine, state = load(game)
+    turn = Turn(session, ctx, game, engine, state, seat_row.seat, player, Results())
+    lang = player.lang
+    for index, line in enumerate(lines[:MAX_LINES]):
+        if turn.ended:
+            turn.results.ignored.extend(lines[index:])
+            break
+        found = find_command(GAME_COMMANDS, line)
+        try:
+            if found is not None:
+                command, args = found
+                command.run(turn, args)
+            else:
+                play(turn, key, line, inbound_id)
+        except CommandFailed as exc:
+            turn.results.not_understood.append({"text": line, "why": exc.message.get(lang)})
+        except CommandError as exc:
+            turn.results.not_understood.append({"text": line, "why": exc.message.get(lang)})
+            turn.results.examples = exc.examples[:5]
+            if not isinstance(exc, InvalidCommand):
+                turn.results.ignored.extend(lines[index + 1:])
+                break
+    else:
+        turn.results.ignored.extend(lines[MAX_LINES:])
+    if turn.changed:
+        save_state(session, ctx, game, engine, turn.state)
+    if turn.changed or turn.ended:
+        queue_game_mails(session, ctx, game, engine, turn.state, actor=turn.seat, results=turn.results)
+        return "applied"
+    answer_without_change(session, ctx, turn)
+    return "applied" if turn.results.done else "rejected"
+
+
+def answer_without_change(session: Session, ctx: AppContext, turn: Turn) -> None:
+    """The one answer to a reply that changed no game: help, state, log, or what went wrong."""
+    results, game, engine, state = turn.results, turn.game, turn.engine, turn.state
+    assert game.id is not None
+    seats = seats_of(session, game.id)
+    names = [p.name for _, p in seats]
+    seat_row = next(row for row, _ in seats if row.seat == turn.seat)
+    if not results.done and results.not_understood:
+        purpose, kind = "rejected", "rejected"
+        extra: dict[str, Any] = {"why": ""}
+    elif results.wants_help:
+        purpose, kind = "help", "help"
+        extra = {"commands": help_lines(GAME_COMMANDS, turn.player.lang)}
+        if not results.examples:
+            results.examples = [c.command for c in engine.menu(state, turn.seat)[:3]]
+    else:
+        purpose, kind = "info", "info"
+        extra = {"title": {"en": "Your game", "vi": "Ván chơi của bạn"}[turn.player.lang]}
+    mail_to_seat(session, ctx, game, engine, state, seat_row, turn.player, purpose, names=names,
+                 results=results, kind=kind, extra=extra)
+
+
+def answer_finished(session: Session, ctx: AppContext, game: Game, seat_row: GameSeat, player: Player) -> bool:
+    """One polite "this game is over" per player and game; later replies stay unanswered."""
+    already = session.exec(select(Outbox.id).where(
+        Outbox.game_id == game.id, Outbox.to_address == player.address, Outbox.kind == "finished")).first()
+    if already is not None:
+        return False
+    engine, state = load(game)
+    names = [p.name for _, p in seats_of(session, game.id or 0)]
+    mail_to_seat(session, ctx, game, engine, state, seat_row, player, "finished", names=names)
+    return True

@@ -1,0 +1,150 @@
+"""Games in the database: creating players and games, loading and saving states, move logs.
+
+Saving a state is an optimistic-locking ``UPDATE … WHERE version = :seen``: when two workers
+race for one game, exactly one write matches and the other raises ``StaleGame`` and starts
+over from the fresh state — no move is applied twice or against an old position.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+import engines
+from engines.contract import Action, Engine, Event, Outcome
+from service.addresses import bare_address
+from service.clock import SystemClock
+from service.context import AppContext
+from service.store.models import Game, GameSeat, MoveLog, Player
+
+
+class StaleGame(RuntimeError):
+    """Another transaction changed the game first; retry with the fresh state."""
+
+
+def create_player(
+    session: Session, address: str, name: str, lang: str = "en", tz: str = "UTC", *, ctx: AppContext | None = None
+) -> Player:
+    """The player with ``address`` (created if new; an existing player is returned unchanged)."""
+    address = bare_address(address)
+    existing = session.exec(select(Player).where(Player.address == address)).first()
+    if existing is not None:
+        return existing
+    if lang not in ("en", "vi"):
+        raise ValueError(f"language must be en or vi, not {lang!r}")
+    now = (ctx.clock if ctx else SystemClock()).now()
+    player = Player(address=address, name=name.strip() or address.split("@")[0], lang=lang, tz=tz, created_at=now)
+    session.add(player)
+    session.flush()
+    return player
+
+
+def player_by_address(session: Session, address: str) -> Player | None:
+    return session.exec(select(Player).where(Player.address == bare_address(address))).first()
+
+
+def load(game: Game) -> tuple[Engine[Any], Any]:
+    engine = engines.get(game.engine)
+    return engine, engine.from_json(game.state)
+
+
+def seats_of(session: Session, game_id: int) -> list[tuple[GameSeat, Player]]:
+    rows = session.exec(
+        select(GameSeat, Player).where(GameSeat.game_id == game_id, GameSeat.player_id == Player.id)
+        .order_by(col(GameSeat.seat))
+    ).all()
+    return [(seat, player) for seat, player in rows]
+
+
+def save_state(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], state: Any) -> None:
+    """Write ``state`` if nobody else wrote the game since we read it (else ``StaleGame``)."""
+    assert game.id is not None
+    now = ctx.clock.now()
+    outcome = engine.outcome(state)
+    status = game.status if game.status != "active" else ("finished" if outcome is not None else "active")
+    values: dict[str, Any] = {
+        "state": engine.to_json(state), "version": game.version + 1, "updated_at": now, "status": status,
+        "deadline": None if status != "active" else now + timedelta(hours=ctx.settings.turn_hours),
+        "outcome": json.dumps(outcome.to_json()) if outcome is not None else game.outcome,
+    }
+    result = session.execute(
+        update(Game).where(col(Game.id) == game.id, col(Game.version) == game.version).values(**values)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleGame(f"game {game.id} changed under us (version {game.version})")
+    for name, value in values.items():
+        setattr(game, name, value)
+
+
+def end_game(session: Session, ctx: AppContext, game: Game, status: str, outcome: Outcome) -> None:
+    """Finish a game for a reason outside the rules (a resignation); version-checked as well."""
+    assert game.id is not None
+    result = session.execute(
+        update(Game).where(col(Game.id) == game.id, col(Game.version) == game.version).values(
+            status=status, version=game.version + 1, deadline=None, updated_at=ctx.clock.now(),
+            outcome=json.dumps(outcome.to_json()))
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleGame(f"game {game.id} changed under us (version {game.version})")
+    game.status, game.version, game.deadline = status, game.version + 1, None
+    game.outcome = json.dumps(outcome.to_json())
+
+
+def log_move(
+    session: Session,
+    ctx: AppContext,
+    game: Game,
+    seat: int | None,
+    command: str,
+    action: Action | None,
+    events: Sequence[Event],
+    state_version: int,
+    inbound_id: int | None = None,
+) -> MoveLog:
+    assert game.id is not None
+    row = MoveLog(game_id=game.id, seat=seat, command=command,
+                  action=json.dumps(action.to_json()) if action else None,
+                  events=json.dumps([e.to_json() for e in events]), inbound_id=inbound_id,
+                  state_version=state_version, created_at=ctx.clock.now())
+    session.add(row)
+    session.flush()
+    return row
+
+
+def stored_outcome(game: Game) -> Outcome | None:
+    if not game.outcome:
+        return None
+    from engines.contract import Text
+
+    data = json.loads(game.outcome)
+    return Outcome(frozenset(data["winners"]), bool(data["draw"]), Text.from_json(data["reason"]))
+
+
+def visible_events(session: Session, game_id: int, seat: int | None, after_id: int = 0,
+                   limit: int | None = None) -> list[tuple[int, Event]]:
+    """Events of the game's log newer than ``after_id`` that ``seat`` may see, oldest first."""
+    out, _newest = events_since(session, game_id, seat, after_id)
+    return out[-limit:] if limit else out
+
+
+def events_since(session: Session, game_id: int, seat: int | None, after_id: int) -> tuple[list[tuple[int, Event]], int]:
+    """``visible_events`` plus the newest log id read (``after_id`` when nothing is newer), so
+    a digest and its bookmark come from one query."""
+    rows = session.exec(
+        select(MoveLog).where(MoveLog.game_id == game_id, col(MoveLog.id) > after_id).order_by(col(MoveLog.id))
+    ).all()
+    out: list[tuple[int, Event]] = []
+    newest = after_id
+    for row in rows:
+        assert row.id is not None
+        newest = max(newest, row.id)
+        for data in json.loads(row.events):
+            event = Event.from_json(data)
+            if event.visible(seat):
+                out.append((row.id, event))
+    return out, newest
