@@ -15,6 +15,7 @@ from typing import Any
 
 import engines
 from engines.contract import Engine
+from service.outbound.pictures import drawer_for
 
 
 @dataclass
@@ -26,6 +27,7 @@ class EngineBench:
     moves_per_game: float
     legal_actions_us: float
     apply_us: float
+    picture_ms: float = 0.0
 
 
 def bench_engine(engine: Engine[Any], players: int, seconds: float = 5.0, max_games: int = 1000) -> EngineBench:
@@ -35,6 +37,7 @@ def bench_engine(engine: Engine[Any], players: int, seconds: float = 5.0, max_ga
     games = moves = 0
     wall = 0.0
     seed = 0
+    views: list[dict[str, Any]] = []
     while games < max_games and (wall < seconds or games == 0):
         rng = random.Random(seed)
         start = time.perf_counter()
@@ -51,6 +54,8 @@ def bench_engine(engine: Engine[Any], players: int, seconds: float = 5.0, max_ga
             t2 = time.perf_counter()
             state, _ = engine.apply(state, seat, action)
             t3 = time.perf_counter()
+            if games == 0 and moves % 7 == 0 and len(views) < 30:
+                views.append(engine.view(state, seat))
             legal_times.append(t1 - t0)
             apply_times.append(t3 - t2)
             moves += 1
@@ -65,7 +70,21 @@ def bench_engine(engine: Engine[Any], players: int, seconds: float = 5.0, max_ga
         moves_per_game=moves / games,
         legal_actions_us=statistics.median(legal_times) * 1e6 if legal_times else 0.0,
         apply_us=statistics.median(apply_times) * 1e6 if apply_times else 0.0,
+        picture_ms=picture_ms(engine.id, views),
     )
+
+
+def picture_ms(engine_id: str, views: list[dict[str, Any]]) -> float:
+    """Median ms to draw and encode one board picture (uncached), over positions of one game."""
+    draw = drawer_for(engine_id)
+    if draw is None or not views:
+        return 0.0
+    times = []
+    for view in views:
+        t0 = time.perf_counter()
+        draw(view, "en")
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
 
 
 def run(engine_ids: list[str] | None = None, seconds: float = 5.0) -> list[EngineBench]:
@@ -81,7 +100,8 @@ def main() -> None:
     for r in run():
         print(
             f"{r.engine:10} {r.players}p  {r.games_per_s:8.2f} games/s  {r.moves_per_game:7.1f} moves/game  "
-            f"legal_actions {r.legal_actions_us:8.1f} µs  apply {r.apply_us:8.1f} µs  ({r.games} games)"
+            f"legal_actions {r.legal_actions_us:8.1f} µs  apply {r.apply_us:8.1f} µs  "
+            f"picture {r.picture_ms:6.1f} ms  ({r.games} games)"
         )
 
 

@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     max_crashes: int = Field(default=3, ge=1)
     turn_hours: float = Field(default=72.0, gt=0)
     templates_dir: str = ""
+    #: draw the board as a picture in the HTML part of game mails
+    pictures: bool = True
     #: "module:attribute" of extra Engine instances to register (tests, plugins).
     extra_engines: list[str] = Field(default_factory=list)
 

@@ -117,6 +117,7 @@ def public_view(s: BarcadiaState) -> dict[str, Any]:
         "winner": s.winner, "end_reason": s.end_reason,
     }
     view["map"] = text_map(view, s.layout)
+    view["hexes"] = [list(h) for h in s.layout]  # axial (q, r) of room n: public, the picture draws from it
     _PUBLIC_CACHE[:] = [*_PUBLIC_CACHE[-3:], (s, s.version, view)]
     return view
 

@@ -157,15 +157,15 @@ def bench_engines(
     seconds: Annotated[float, typer.Option(help="seconds of random games per engine")] = 5.0,
     engine_id: Annotated[list[str] | None, typer.Option("--engine", help="only these engines")] = None,
 ) -> None:
-    """Random full games per second and median µs of legal_actions / apply, one core."""
+    """Random full games per second, median µs of legal_actions / apply, median ms to draw a board picture."""
     from bench.engines import run
 
     table = Table(title="Engine benchmark (random players, one core)")
-    for col in ("engine", "players", "games", "games/s", "moves/game", "legal_actions µs", "apply µs"):
+    for col in ("engine", "players", "games", "games/s", "moves/game", "legal_actions µs", "apply µs", "picture ms"):
         table.add_column(col, justify="right" if col != "engine" else "left")
     for r in run(engine_id, seconds):
         table.add_row(r.engine, str(r.players), str(r.games), f"{r.games_per_s:.2f}", f"{r.moves_per_game:.1f}",
-                      f"{r.legal_actions_us:.1f}", f"{r.apply_us:.1f}")
+                      f"{r.legal_actions_us:.1f}", f"{r.apply_us:.1f}", f"{r.picture_ms:.1f}")
     console.print(table)
 
 

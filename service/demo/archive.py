@@ -80,12 +80,39 @@ def write_archive(
                 entries[game][sender].append(("sent", subject, path.relative_to(out_dir).as_posix()))
             else:
                 entries[game][address].append(("received", subject, path.relative_to(out_dir).as_posix()))
+    pictures = _last_pictures(out_dir, entries)
     index = out_dir / "index.html"
-    index.write_text(_index_html(entries, games), encoding="utf-8")
+    index.write_text(_index_html(entries, games, pictures), encoding="utf-8")
     return index, mail_dir, count
 
 
-def _index_html(entries: dict[str, dict[str, list[tuple[str, str, str]]]], games: Sequence[Any]) -> str:
+def _last_pictures(out_dir: Path, entries: dict[str, dict[str, list[tuple[str, str, str]]]]) -> dict[str, str]:
+    """Per game, the board picture of the last mail a player received that carries one."""
+    found: dict[str, str] = {}
+    folder = out_dir / "pictures"
+    for tag, players in entries.items():
+        if tag == "other":
+            continue
+        for _, mails in sorted(players.items()):
+            for direction, _, path in reversed(mails):
+                if direction != "received":
+                    continue
+                msg = email.message_from_bytes((out_dir / path).read_bytes())
+                png = next((part.get_payload(decode=True) for part in msg.walk()
+                            if part.get_content_type() == "image/png"), None)
+                if isinstance(png, bytes):
+                    folder.mkdir(parents=True, exist_ok=True)
+                    name = f"{tag.replace(' #', '-').lower()}.png"
+                    (folder / name).write_bytes(png)
+                    found[tag] = f"pictures/{name}"
+                    break
+            if tag in found:
+                break
+    return found
+
+
+def _index_html(entries: dict[str, dict[str, list[tuple[str, str, str]]]], games: Sequence[Any],
+                pictures: dict[str, str] | None = None) -> str:
     rows: list[str] = [
         "<!doctype html><meta charset='utf-8'><title>pbem demo mail</title>",
         "<style>body{font-family:sans-serif;max-width:70em;margin:auto}details{margin:.3em 0}"
@@ -100,6 +127,9 @@ def _index_html(entries: dict[str, dict[str, list[tuple[str, str, str]]]], games
         rows.append(f"<h2>{html.escape(tag)}{summary}</h2>")
         if game and game.outcome:
             rows.append(f"<p>Outcome: {html.escape(outcome_line(game))}</p>")
+        if pictures and tag in pictures:
+            rows.append(f"<p><img src='{html.escape(pictures[tag])}' alt='{html.escape(tag)}: the last board a player "
+                        "saw' style='max-width:100%;height:auto;border:1px solid #ccc'></p>")
         for player, mails in sorted(entries[tag].items()):
             rows.append(f"<details><summary>{html.escape(player)} — {len(mails)} mails</summary><table>")
             for direction, subject, path in mails:

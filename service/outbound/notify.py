@@ -20,6 +20,7 @@ from engines.contract import Engine, Outcome
 from service.context import AppContext
 from service.outbound.keys import issue_key, make_key, reply_address
 from service.outbound.outbox import queue_mail
+from service.outbound.pictures import picture_for
 from service.outbound.render import format_deadline, subject_tag, thread_root
 from service.store.games import events_since, seats_of, stored_outcome
 from service.store.models import Game, GameSeat, Player
@@ -98,12 +99,14 @@ def mail_to_seat(
     key = issue_key(session, ctx.settings.secret, game.id, seat, decision, ctx.clock.now())
     events, seat_row.last_log_id = events_since(session, game.id, seat, seat_row.last_log_id)
     digest = [event.text.get(lang) for _, event in events]
+    view = engine.view(state if view_state is None else view_state, seat)
     values: dict[str, Any] = {
         "player": player.name,
         "players": names,
         "game": {"id": game.id, "title": engine.title},
         "digest": digest,
-        "board": engine.render_view(engine.view(state if view_state is None else view_state, seat), lang),
+        "board": engine.render_view(view, lang),
+        "picture": picture_for(engine.id, view, lang) if ctx.settings.pictures else None,
         "menu": menu_context(engine, state, seat, lang) if active else [],
         "deadline": format_deadline(game.deadline, player.tz, lang) if game.deadline and seat in to_act else None,
         "to_act": seat in to_act,

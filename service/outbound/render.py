@@ -44,10 +44,20 @@ def default_templates_dir() -> Path:
 
 
 @dataclass(frozen=True)
+class InlineImage:
+    """A picture shown in the HTML part, referenced as ``cid:<cid>`` (multipart/related)."""
+
+    cid: str
+    png: bytes
+    alt: str
+
+
+@dataclass(frozen=True)
 class Rendered:
     subject: str
     text: str
     html: str
+    images: tuple[InlineImage, ...] = ()
 
 
 class Renderer:
@@ -71,13 +81,20 @@ class Renderer:
         ctx: dict[str, Any] = {
             "marker": MARKER, "service_name": self.service_name, "lang": lang, "game": None,
             "results": None, "digest": [], "board": "", "menu": [], "examples": [], "deadline": None, "lines": [], "commands": [],
+            "board_image": None,
             **values,
         }
+        picture = ctx.pop("picture", None)
+        images: tuple[InlineImage, ...] = ()
+        if picture is not None:
+            cid = f"board.{uuid.uuid4().hex[:16]}@pbem"
+            ctx["board_image"] = {"cid": cid, "alt": picture.alt, "width": picture.width}
+            images = (InlineImage(cid, picture.png, picture.alt),)
         text_tpl = self._text.get_template(f"{lang}/{purpose}.txt.j2")
         subject = "".join(text_tpl.blocks["subject"](text_tpl.new_context(ctx))).strip()
         text = _tidy(text_tpl.render(ctx))
         html = self._html.get_template(f"{lang}/{purpose}.html.j2").render({**ctx, "subject": subject})
-        return Rendered(subject, text, html)
+        return Rendered(subject, text, html, images)
 
 
 def _tidy(text: str) -> str:
@@ -145,14 +162,33 @@ def build_message(
     # the multipart lines by hand: a payload-less compat32 multipart would get empty parts
     parts = [f'MIME-Version: 1.0\nContent-Type: multipart/alternative;\n boundary="{boundary}"\n'.encode("ascii"),
              head.as_bytes().rstrip(b"\n") + b"\n"]
-    for subtype, body in (("plain", rendered.text), ("html", rendered.html)):
-        parts.append(
-            f"\n--{boundary}\nContent-Type: text/{subtype}; charset=\"utf-8\"\n"
-            "Content-Transfer-Encoding: quoted-printable\n\n".encode("ascii")
-        )
-        parts.append(utf8_qp(body))
+    parts.append(_text_part(boundary, "plain", rendered.text))
+    if rendered.images:
+        # the HTML and its pictures travel together: multipart/related inside the alternative
+        related = f"=_pbem_rel_{uuid.uuid4().hex}"
+        parts.append(f'\n--{boundary}\nContent-Type: multipart/related;\n boundary="{related}";\n type="text/html"\n'
+                     .encode("ascii"))
+        parts.append(_text_part(related, "html", rendered.html))
+        for image in rendered.images:
+            parts.append(
+                f"\n--{related}\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n"
+                f"Content-ID: <{image.cid}>\nContent-Disposition: inline; filename=\"board.png\"\n\n".encode("ascii"))
+            parts.append(b"\n".join(_chunks(binascii.b2a_base64(image.png, newline=False), 76)))
+        parts.append(f"\n--{related}--\n".encode("ascii"))
+    else:
+        parts.append(_text_part(boundary, "html", rendered.html))
     parts.append(f"\n--{boundary}--\n".encode("ascii"))
     return b"".join(parts)
+
+
+def _text_part(boundary: str, subtype: str, body: str) -> bytes:
+    head = (f"\n--{boundary}\nContent-Type: text/{subtype}; charset=\"utf-8\"\n"
+            "Content-Transfer-Encoding: quoted-printable\n\n").encode("ascii")
+    return head + utf8_qp(body)
+
+
+def _chunks(data: bytes, size: int) -> list[bytes]:
+    return [data[i:i + size] for i in range(0, len(data), size)]
 
 
 def utf8_qp(body: str) -> bytes:

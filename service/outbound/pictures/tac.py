@@ -1,0 +1,135 @@
+"""TAC: the ring of 64 fields, the four start fields, homes and waiting areas, marbles by
+colour *and* name, the last card played, and the seat's own hand below."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from engines.tac.content import CARDS
+from service.outbound.pictures import Picture
+from service.outbound.pictures.canvas import (
+    BLUE,
+    FIELD,
+    GREEN,
+    INK,
+    LINE,
+    MUTED,
+    ORANGE,
+    PURPLE,
+    centred,
+    fit,
+    new_canvas,
+    png,
+    text_colour_on,
+)
+
+LETTERS = "abcd"
+COLOURS = {"a": BLUE, "b": ORANGE, "c": GREEN, "d": PURPLE}
+WIDTH, RING_H, HAND_H = 640, 720, 120
+CX, CY, R = WIDTH / 2, 365, 236
+
+
+def _at(field: float, radius: float) -> tuple[float, float]:
+    """Field 0 at the top, clockwise (the direction marbles move)."""
+    a = -math.pi / 2 + 2 * math.pi * field / 64
+    return CX + radius * math.cos(a), CY + radius * math.sin(a)
+
+
+def _marble(draw: Any, xy: tuple[float, float], name: str, you: bool) -> None:
+    fill = COLOURS[name[0]]
+    x, y = xy
+    r = 15
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK if you else "#FFFFFF", width=3 if you else 2)
+    centred(draw, (x, y), name, 13, text_colour_on(fill), bold=True)
+
+
+def draw(view: Mapping[str, Any], lang: str) -> Picture:
+    vi = lang == "vi"
+    players: list[str] = list(view["players"])
+    you = view.get("you")
+    mine = LETTERS[you] if isinstance(you, int) else None
+    hand: list[str] = list(view.get("hand") or [])
+    height = RING_H + (HAND_H if hand else 20)
+    image, d = new_canvas(WIDTH, height)
+
+    starts: dict[str, int] = {k: int(v) for k, v in view["starts"].items()}
+    start_of = {v: k for k, v in starts.items()}
+    for field in range(64):
+        x, y = _at(field, R)
+        r = 12
+        owner = start_of.get(field)
+        if owner:
+            d.ellipse((x - 17, y - 17, x + 17, y + 17), outline=COLOURS[owner], width=4)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=FIELD, outline=LINE)
+        if field % 8 == 4:
+            lx, ly = _at(field, R - 30)
+            centred(d, (lx, ly), str(field), 12, MUTED)
+    # homes: four fields inward from each start, H1 at the entrance
+    for colour, start in starts.items():
+        for k in range(4):
+            x, y = _at(start, R - 40 - 34 * k)
+            d.rounded_rectangle((x - 13, y - 13, x + 13, y + 13), radius=5, fill="#FFFFFF", outline=COLOURS[colour], width=2)
+            marble = view["homes"][colour][k]
+            if marble:
+                _marble(d, (x, y), marble, marble[0] == mine)
+            else:
+                centred(d, (x, y), f"H{k + 1}", 10, MUTED)
+        # waiting area: a 2x2 block just outside the ring, beside the start field
+        wx, wy = _at(start + 3.2, R + 58)
+        waiting = view["waiting"][colour]
+        seat = LETTERS.index(colour)
+        label = fit(players[seat], 12) if seat < len(players) else colour
+        centred(d, (wx, wy - 44), f"{colour} · {label}", 13, COLOURS[colour] if colour != "b" else "#9A6A00", bold=True)
+        for i in range(4):
+            x, y = wx + (i % 2 - 0.5) * 34, wy + (i // 2 - 0.5) * 34
+            d.ellipse((x - 14, y - 14, x + 14, y + 14), outline=LINE, width=1)
+            if i < len(waiting):
+                _marble(d, (x, y), waiting[i], waiting[i][0] == mine)
+    for key, marble in view["ring"].items():
+        _marble(d, _at(int(key), R), marble, marble[0] == mine)
+
+    # the centre: whose turn, the last card
+    last = view.get("last_play")
+    to_act = view.get("to_act") or []
+    if to_act:
+        who = ", ".join(players[s] for s in to_act)
+        centred(d, (CX, CY - 22), ("Lượt: " if vi else "To play: ") + fit(who, 22), 15, INK, bold=True)
+    if last:
+        card = CARDS.get(str(last["card"]))
+        name = (card.vi if vi else card.en) if card else str(last["card"])
+        verb = ("bỏ" if vi else "discarded") if last.get("discard") else ("đánh" if vi else "played")
+        centred(d, (CX, CY + 6), fit(f"{players[last['seat']]} {verb} {name}", 30), 14, MUTED)
+    centred(d, (CX, CY + 32), (f"Bộ bài: {view.get('deck_size', '?')} lá" if vi else f"Deck: {view.get('deck_size', '?')} cards"), 13, MUTED)
+
+    if hand:
+        top = RING_H
+        centred(d, (CX, top + 8), "Bài của bạn" if vi else "Your hand", 14, INK, bold=True)
+        w, gap = 82, 10
+        x0 = CX - (len(hand) * (w + gap) - gap) / 2
+        for i, cid in enumerate(hand):
+            card = CARDS.get(cid)
+            x = x0 + i * (w + gap)
+            d.rounded_rectangle((x, top + 24, x + w, top + 104), radius=8, fill="#FFFFFF", outline=INK, width=2)
+            if cid.isdigit():
+                centred(d, (x + w / 2, top + 64), cid, 30, INK, bold=True)
+            else:
+                centred(d, (x + w / 2, top + 64), fit((card.vi if vi else card.en) if card else cid, 11), 13, INK, bold=True)
+    alt = _alt(view, players, vi)
+    return Picture(png(image), alt, WIDTH, height)
+
+
+def _alt(view: Mapping[str, Any], players: list[str], vi: bool) -> str:
+    parts = []
+    for colour in LETTERS[: len(players)]:
+        on_ring = sorted(f"{m}@{k}" for k, m in view["ring"].items() if m[0] == colour)
+        home = sum(1 for m in view["homes"][colour] if m)
+        waiting = len(view["waiting"][colour])
+        parts.append(f"{colour} ({players[LETTERS.index(colour)]}): "
+                     + (f"vòng {' '.join(on_ring) or '-'}, nhà {home}, chờ {waiting}" if vi
+                        else f"ring {' '.join(on_ring) or '-'}, home {home}, waiting {waiting}"))
+    hand = view.get("hand")
+    if hand:
+        parts.append(("bài: " if vi else "hand: ") + " ".join(hand))
+    return ("Bàn TAC — " if vi else "TAC board — ") + "; ".join(parts)

@@ -1,0 +1,85 @@
+"""Board pictures: one per engine, drawn from a seat's view, small, cached, carried inline."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import io
+import random
+from datetime import UTC, datetime
+
+import pytest
+from PIL import Image
+
+import engines
+from service.outbound import pictures
+from service.outbound.pictures import picture_for
+from service.outbound.render import Renderer, build_message
+
+PLAYERS = {"tac": 4, "tagteam": 2, "grizzled": 5, "barcadia": 6}
+
+
+def _views(engine_id: str, steps: int = 60, seed: int = 3) -> list[dict]:
+    engine = engines.get(engine_id)
+    state = engine.new_game([f"Người{i}" for i in range(PLAYERS[engine_id])], None, seed)
+    rng = random.Random(seed)
+    out = [engine.view(state, 0)]
+    for step in range(steps):
+        seats = sorted(engine.to_act(state))
+        if not seats:
+            break
+        state, _ = engine.apply(state, seats[0], rng.choice(engine.legal_actions(state, seats[0])).action)
+        if step % 10 == 9:
+            out.append(engine.view(state, seats[0]))
+    out.append(engine.view(state, None))
+    return out
+
+
+@pytest.mark.parametrize("engine_id", list(PLAYERS))
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_every_engine_draws_its_board_from_a_view(engine_id: str, lang: str) -> None:
+    for view in _views(engine_id):
+        picture = pictures.drawer_for(engine_id)(view, lang)  # type: ignore[misc]
+        image = Image.open(io.BytesIO(picture.png))
+        assert image.format == "PNG" and image.size == (picture.width, picture.height)
+        assert 300 <= picture.width <= 700 and picture.height > 100
+        assert len(picture.png) < 60_000, "a board picture stays small"
+        assert picture.alt and len(picture.alt) < 600
+        # the picture is not blank: several colours are used
+        assert len(image.convert("RGB").getcolors(maxcolors=100_000) or []) > 4
+
+
+def test_alt_text_summarises_the_position_in_the_players_language() -> None:
+    view = _views("tac")[-2]
+    assert "ring" in picture_for("tac", view, "en").alt  # type: ignore[union-attr]
+    assert "vòng" in picture_for("tac", view, "vi").alt  # type: ignore[union-attr]
+
+
+def test_equal_views_share_one_drawing() -> None:
+    view = _views("grizzled")[0]
+    first = picture_for("grizzled", view, "en")
+    again = picture_for("grizzled", dict(view), "en")
+    assert first is again
+    assert picture_for("grizzled", view, "vi") is not first
+
+
+def test_an_engine_without_a_picture_gets_none() -> None:
+    assert picture_for("toy-without-picture", {}, "en") is None
+
+
+def test_the_picture_travels_inline_in_the_html_part() -> None:
+    picture = picture_for("tagteam", _views("tagteam")[-1], "en")
+    rendered = Renderer().render("turn", "en", player="Anh", picture=picture, board="board text")
+    raw = build_message(from_name="pbem", from_address="play@x.test", to="a@x.test", reply_to="play@x.test",
+                        subject="s", rendered=rendered, message_id="<m@x>", date=datetime(2026, 1, 1, tzinfo=UTC))
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert msg.get_content_type() == "multipart/alternative"
+    types = [p.get_content_type() for p in msg.walk()]
+    assert types == ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]
+    html = next(p for p in msg.walk() if p.get_content_type() == "text/html").get_content()
+    image = next(p for p in msg.walk() if p.get_content_type() == "image/png")
+    assert f"cid:{image['Content-ID'].strip('<>')}" in html
+    assert image.get_payload(decode=True) == picture.png  # type: ignore[union-attr]
+    assert 'alt="Tag Team' in html
+    text = next(p for p in msg.walk() if p.get_content_type() == "text/plain").get_content()
+    assert "board text" in text and "cid:" not in text
