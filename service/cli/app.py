@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "service.cli.engines_cli",  # selfplay, play, bench engines
     "service.cli.service_cli",  # serve, game, admin
     "service.cli.mail_cli",  # mailserver, demo, bench pipeline / scale
+    "service.cli.league_cli",  # league new|list|show|open|close|start|pair|standings|drop|settle
 )
 
 for _name in COMMAND_MODULES:

@@ -24,6 +24,7 @@ from service.config import Settings
 from service.context import AppContext
 from service.inbound.fetch import Inbox
 from service.inbound.pipeline import Pipeline, pending_ids, store
+from service.leagues.season import advance_all
 from service.outbound.notify import queue_game_mails
 from service.outbound.outbox import send_due
 from service.play.start import create_game
@@ -108,7 +109,15 @@ class Service:
                 if self._default_moves(s, game_id):
                     swept.append(game_id)
                 s.commit()
+        self.advance_leagues()
         return swept
+
+    def advance_leagues(self) -> int:
+        """Close the rounds of running leagues that are over and start the next (one commit each)."""
+        with self.session() as s:
+            changed = advance_all(s, self.ctx)
+            s.commit()
+        return changed
 
     def _default_moves(self, s: Session, game_id: int) -> bool:
         game = s.get_one(Game, game_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
+import service.store.league_models
 import service.store.models  # noqa: F401  (registers the tables on SQLModel.metadata)
 from service.store.db import make_engine
 
