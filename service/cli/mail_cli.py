@@ -35,12 +35,19 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             Path("demo-out"), help="Folder for the database, the .eml files and index.html (git-ignored)."
         ),
         timeout: float = typer.Option(600.0, help="Stop after this many seconds."),
+        league: bool = typer.Option(False, "--league", help="Instead: a Tag Team league of bots, by mail."),
+        league_players: int = typer.Option(6, help="Players of the --league."),
+        league_rounds: int = typer.Option(5, help="Rounds of the --league."),
     ) -> None:
         """Play a game of every engine by mail on the embedded mail server, with bot players."""
         from service.demo.console import demo_on_console
 
-        result = demo_on_console(out, engine, games, seed, timeout)
-        if not result.all_finished:
+        if league and not 2 <= league_players <= 14:
+            typer.echo("error: --league-players must be 2..14", err=True)
+            raise typer.Exit(2)
+        result = demo_on_console(out, engine, games, seed, timeout, league_players=league_players if league else 0,
+                                 league_rounds=league_rounds)
+        if not result.all_finished or (league and result.league_status != "finished"):
             raise typer.Exit(1)
 
     @bench.command("pipeline")

@@ -56,6 +56,7 @@ def write_archive(
     service_password: str,
     games: Sequence[Any],
     bots: Sequence[Any],
+    standings: Sequence[str] = (),
 ) -> tuple[Path, Path, int]:
     """Write ``out_dir/mail/<address>/NNNN.eml`` and ``out_dir/index.html``; returns paths and count."""
     mail_dir = out_dir / "mail"
@@ -82,7 +83,7 @@ def write_archive(
                 entries[game][address].append(("received", subject, path.relative_to(out_dir).as_posix()))
     pictures = _last_pictures(out_dir, entries)
     index = out_dir / "index.html"
-    index.write_text(_index_html(entries, games, pictures), encoding="utf-8")
+    index.write_text(_index_html(entries, games, pictures, standings), encoding="utf-8")
     return index, mail_dir, count
 
 
@@ -112,7 +113,7 @@ def _last_pictures(out_dir: Path, entries: dict[str, dict[str, list[tuple[str, s
 
 
 def _index_html(entries: dict[str, dict[str, list[tuple[str, str, str]]]], games: Sequence[Any],
-                pictures: dict[str, str] | None = None) -> str:
+                pictures: dict[str, str] | None = None, standings: Sequence[str] = ()) -> str:
     rows: list[str] = [
         "<!doctype html><meta charset='utf-8'><title>pbem demo mail</title>",
         "<style>body{font-family:sans-serif;max-width:70em;margin:auto}details{margin:.3em 0}"
@@ -120,6 +121,8 @@ def _index_html(entries: dict[str, dict[str, list[tuple[str, str, str]]]], games
         "<h1>pbem demo: every mail, per game and player</h1>",
         "<p>Open a <code>.eml</code> file with any mail client, or read it as text.</p>",
     ]
+    if standings:
+        rows.append("<h2>League standings</h2><pre>" + html.escape("\n".join(standings)) + "</pre>")
     by_tag = {f"{g.engine_id.upper()} #{g.game_id}": g for g in games}
     for tag in sorted(entries, key=lambda t: (t == "other", t)):
         game = by_tag.get(tag)

@@ -21,6 +21,8 @@ def demo_on_console(
     seed: int,
     timeout: float,
     console: Console | None = None,
+    league_players: int = 0,
+    league_rounds: int = 5,
 ) -> DemoResult:
     console = console or Console()
     bar = Progress(
@@ -44,6 +46,8 @@ def demo_on_console(
             seed=seed,
             timeout=timeout,
             progress=hooks,
+            league_players=league_players,
+            league_rounds=league_rounds,
         )
     table = Table(title=f"pbem demo — {len(result.games)} games by mail in {result.seconds:.0f} s")
     for column in ("game", "players", "moves", "outcome"):
@@ -59,6 +63,11 @@ def demo_on_console(
     )
     console.print(f"Every mail: [bold]{result.mail_dir}[/bold] (.eml files, one folder per mailbox)")
     console.print(f"Browse them per game and player: [bold]{result.index_html}[/bold]")
+    if result.standings:
+        console.print(f"[bold]League standings[/bold] ({result.league_status}, {len(result.games)} games, "
+                      f"{result.seconds:.0f} s):")
+        for line in result.standings:
+            console.print(line, markup=False, highlight=False)
     if result.timed_out:
         console.print(f"[red]Time limit of {timeout:.0f} s reached before every game ended.[/red]")
     return result

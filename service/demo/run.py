@@ -86,6 +86,9 @@ class DemoResult:
     quarantined: int
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)
+    #: with ``--league``: the final standings (text lines) and the league's status
+    standings: list[str] = field(default_factory=list)
+    league_status: str = ""
 
     @property
     def all_finished(self) -> bool:
@@ -131,8 +134,15 @@ def run_demo(
     seed: int = 1,
     timeout: float = 600.0,
     progress: Progress | None = None,
+    league_players: int = 0,
+    league_rounds: int = 5,
+    league_engine: str = "tagteam",
 ) -> DemoResult:
-    """Play ``games_per_engine`` games of each engine by mail; returns what happened."""
+    """Play ``games_per_engine`` games of each engine by mail; returns what happened.
+
+    With ``league_players``, instead: a league of that many bots plays ``league_rounds``
+    rounds of ``league_engine`` by mail; the service pairs each round when the last one ends.
+    """
     progress = progress or Progress()
     chosen = demo_engines(engine_ids)
     _prepare_out_dir(out_dir)
@@ -159,13 +169,18 @@ def run_demo(
             # in 30 in a demo), so it is short.
             poll_interval_seconds=0.1,
             outbox_interval_seconds=0.2,
+            sweep_interval_seconds=0.5,  # a league's next round starts at the sweep after its last game
             error_answers_per_day=1000,
         )
         service = Service(settings)
         rng = random.Random(seed)
         bots: list[MailBot] = []
         games: list[DemoGame] = []
+        league_id: int | None = None
         with service.session() as s:
+            if league_players:
+                league_id = _start_league(s, service, stack, bots, rng, league_players, league_rounds, league_engine)
+                chosen = []
             for engine_id in chosen:
                 engine = engines.get(engine_id)
                 count, wanted = DEMO_SETUP.get(engine_id, (engine.min_players, {}))
@@ -174,36 +189,26 @@ def run_demo(
                     seated: list[str] = []
                     names: list[str] = []
                     for _seat in range(count):
-                        name = NAMES[len(bots) % len(NAMES)]
-                        persona = PERSONAS[len(bots) % len(PERSONAS)]
-                        address = f"{_slug(name)}.{engine_id}{game_no + 1}@pbem.test"
-                        stack.add_user(address, PLAYER_PASSWORD)
-                        create_player(s, address, name, persona.lang, ctx=service.ctx)
-                        bots.append(
-                            MailBot(
-                                address,
-                                PLAYER_PASSWORD,
-                                name,
-                                persona,
-                                random.Random(rng.random()),
-                                stack.host,
-                                stack.imap_port,
-                            )
-                        )
+                        address, name = _add_bot(s, service, stack, bots, rng, f"{engine_id}{game_no + 1}")
                         seated.append(address)
                         names.append(name)
                     game = create_game(s, engine_id, seated, options or None, seed + game_no, ctx=service.ctx)
                     assert game.id is not None
                     games.append(DemoGame(game.id, engine_id, seated, names))
             s.commit()
+        if league_id is not None:
+            _sync_league(service, league_id, games)
         progress.start(len(games))
-        timed_out = asyncio.run(_play(service, stack, bots, games, timeout, progress))
+        timed_out = asyncio.run(_play(service, stack, bots, games, timeout, progress, league_id))
+        if league_id is not None:
+            _sync_league(service, league_id, games)
         _refresh(service, games)
+        standings, league_status = _league_report(service, league_id) if league_id is not None else ([], "")
         quarantined = len(service.quarantined())
         for bot in bots:
             bot.close()
         index, mail_dir, archived = write_archive(
-            out_dir, stack, SERVICE_ADDRESS, SERVICE_PASSWORD, games, bots
+            out_dir, stack, SERVICE_ADDRESS, SERVICE_PASSWORD, games, bots, standings=standings
         )
     return DemoResult(
         games=games,
@@ -215,7 +220,74 @@ def run_demo(
         mails_archived=archived,
         quarantined=quarantined,
         timed_out=timed_out,
+        standings=standings,
+        league_status=league_status,
     )
+
+
+def _add_bot(s: Any, service: Service, stack: SubprocessMailStack, bots: list[MailBot], rng: random.Random,
+             tag: str) -> tuple[str, str]:
+    name = NAMES[len(bots) % len(NAMES)]
+    persona = PERSONAS[len(bots) % len(PERSONAS)]
+    address = f"{_slug(name)}.{tag}@pbem.test"
+    stack.add_user(address, PLAYER_PASSWORD)
+    create_player(s, address, name, persona.lang, ctx=service.ctx)
+    bots.append(MailBot(address, PLAYER_PASSWORD, name, persona, random.Random(rng.random()), stack.host,
+                        stack.imap_port))
+    return address, name
+
+
+def _start_league(s: Any, service: Service, stack: SubprocessMailStack, bots: list[MailBot], rng: random.Random,
+                  players: int, rounds: int, engine_id: str) -> int:
+    """A league of bots: each joins as a player would, then round 1 is paired and started."""
+    from service.leagues.season import join, new_league, start
+    from service.store.games import player_by_address
+
+    league = new_league(s, service.ctx, "demo-league", engine_id, rounds=rounds, round_days=1)
+    for _ in range(players):
+        address, _name = _add_bot(s, service, stack, bots, rng, "league")
+        player = player_by_address(s, address)
+        assert player is not None
+        join(s, service.ctx, league.name, player)
+    start(s, service.ctx, league.name)
+    assert league.id is not None
+    return league.id
+
+
+def _sync_league(service: Service, league_id: int, games: list[DemoGame]) -> None:
+    """Add the games of rounds the service has started since the last look."""
+    from service.store.league_models import LeagueGame
+    from service.store.models import GameSeat, Player
+
+    known = {g.game_id for g in games}
+    with service.session() as s:
+        for lg in s.exec(select(LeagueGame).where(LeagueGame.league_id == league_id)).all():
+            if lg.game_id in known:
+                continue
+            game = s.get_one(Game, lg.game_id)
+            seats = s.exec(select(GameSeat, Player).where(GameSeat.game_id == lg.game_id,
+                                                          GameSeat.player_id == Player.id)).all()
+            ordered = sorted(seats, key=lambda row: row[0].seat)
+            games.append(DemoGame(lg.game_id, game.engine, [p.address for _, p in ordered],
+                                  [p.name for _, p in ordered]))
+
+
+def _league_over(service: Service, league_id: int) -> bool:
+    from service.store.league_models import League
+
+    with service.session() as s:
+        league = s.get(League, league_id)
+        return league is not None and league.status == "finished"
+
+
+def _league_report(service: Service, league_id: int) -> tuple[list[str], str]:
+    from service.leagues.scoring import standings_text
+    from service.leagues.season import table
+    from service.store.league_models import League
+
+    with service.session() as s:
+        league = s.get_one(League, league_id)
+        return standings_text(table(s, league), "en"), league.status
 
 
 def _slug(name: str) -> str:
@@ -242,13 +314,16 @@ async def _play(
     games: list[DemoGame],
     timeout: float,
     progress: Progress,
+    league_id: int | None = None,
 ) -> bool:
-    """Run the service and the players until every game is over; True when time ran out."""
+    """Run the service and the players until every game (or the league) is over; True when time ran out."""
     serving = asyncio.create_task(service.serve_forever())
     players_done = asyncio.Event()
     deadline = time.monotonic() + timeout
 
     def all_over() -> bool:
+        if league_id is not None:
+            return _league_over(service, league_id)
         return all(g.status != "active" for g in games)
 
     def players() -> None:
@@ -276,6 +351,9 @@ async def _play(
     try:
         while time.monotonic() < deadline:
             await asyncio.sleep(0.25)
+            if league_id is not None:
+                _sync_league(service, league_id, games)
+                progress.start(len(games))
             _refresh(service, games)
             progress.update(sum(g.status != "active" for g in games), sum(g.moves for g in games))
             if all_over():

@@ -82,3 +82,15 @@ def test_outcome_line_names_winners_draws_and_unfinished_games() -> None:
     assert outcome_line(game) == "draw (turn limit)"
     game.status = "active"
     assert outcome_line(game) == "unfinished"
+
+
+@pytest.mark.slow
+def test_league_demo_plays_a_season_by_mail(tmp_path: Path) -> None:
+    """``pbem demo --league``: 4 bots, 3 rounds of Tag Team round robin, every game by mail."""
+    result = run_demo(tmp_path / "league", league_players=4, league_rounds=3, timeout=600)
+    assert result.league_status == "finished" and not result.timed_out
+    assert len(result.games) == 6 and result.all_finished, "3 rounds of 2 games"
+    assert result.quarantined == 0
+    points = [float(line.split()[4]) for line in result.standings[1:]]  # "#  Player  Pl  W  Pts ..."
+    assert sum(points) == pytest.approx(6.0), "one point per game"
+    assert "League standings" in result.index_html.read_text(encoding="utf-8")
