@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "service.cli.service_cli",  # serve, game, admin
     "service.cli.mail_cli",  # mailserver, demo, bench pipeline / scale
     "service.cli.league_cli",  # league new|list|show|open|close|start|pair|standings|drop|settle
+    "service.cli.ops_cli",  # status, db upgrade
 )
 
 for _name in COMMAND_MODULES:
