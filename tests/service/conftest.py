@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from service.clock import ManualClock
 from service.config import Settings
 from service.store.db import make_engine, migrate
+from tests.support.postgres import database_url_for
 
 try:
     from tests.support.mailservers import any_stack, dovecot_stack, mail_stack  # noqa: F401
@@ -29,7 +30,7 @@ SECRET = "test-secret-0123456789abcdef"
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(
-        database_url=f"sqlite:///{tmp_path / 'pbem.sqlite3'}",
+        database_url=database_url_for(tmp_path),
         service_address="play@pbem.test",
         secret=SECRET,
         imap_ssl=False,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter, defaultdict
-from datetime import timedelta
 
 import pytest
 from sqlalchemy.engine import Engine
@@ -86,7 +85,7 @@ def _recomputed(s: Session, league: League) -> dict[int, float]:
         for seat, pid in enumerate(seats):
             if lg.settled == "played" and outcome is not None:
                 winners = outcome["winners"]
-                totals[pid] += 0.5 if outcome["draw"] or not winners and len(seats) == 2 else (1.0 if seat in winners else 0.0)
+                totals[pid] += 0.5 if outcome["draw"] or (not winners and len(seats) == 2) else (1.0 if seat in winners else 0.0)
             else:
                 totals[pid] += json.loads(lg.points)[seat]  # settled: the league's rule decided
     return totals

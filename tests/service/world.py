@@ -21,6 +21,7 @@ from service.schedule.runtime import Service
 from service.store.games import create_player
 from service.store.models import Game, InboundMail, MoveLog, Outbox
 from tests.support.mailservers import fetch_all, send_mail
+from tests.support.postgres import database_url_for
 
 SERVICE = "play@pbem.test"
 PASSWORD = "secret"
@@ -44,7 +45,7 @@ def menu_of(msg: EmailMessage) -> list[tuple[int, str, str]]:
 
 def make_settings(stack: Any, tmp: Path, **extra: Any) -> Settings:
     values: dict[str, Any] = {
-        "database_url": f"sqlite:///{tmp / 'pbem.sqlite3'}",
+        "database_url": database_url_for(tmp),
         "service_address": SERVICE,
         "secret": "e2e-secret-0123456789abcdef",
         "imap_host": stack.host, "imap_port": stack.imap_port, "imap_user": SERVICE,
