@@ -70,8 +70,10 @@ def stalled_games(ctx: AppContext, limit: int = 50) -> list[dict[str, Any]]:
     return out
 
 
-def show(ctx: AppContext, game_id: int, seat: int | None = None, lang: str = "en") -> dict[str, Any]:
-    """Everything the operator may see about one game (all seats, the observer board)."""
+def show(ctx: AppContext, game_id: int, seat: int | None = None, lang: str = "en", *,
+         with_state: bool = False) -> dict[str, Any]:
+    """Everything the operator may see about one game (all seats, the observer board, and with
+    ``with_state`` the engine's whole state, secrets included)."""
     now = ctx.clock.now()
     with ctx.session() as s:
         game = open_game(s, game_id)
@@ -99,6 +101,7 @@ def show(ctx: AppContext, game_id: int, seat: int | None = None, lang: str = "en
             "seats": seats, "moves": moves, "operator_actions": len(entries(s, game_id)),
             "board_seat": seat,
             "board": engine.render_view(engine.view(state, seat), lang),
+            **({"state": json.loads(game.state)} if with_state else {}),
         }
 
 

@@ -63,11 +63,13 @@ def _short_time(iso: str | None) -> str:
 
 
 def show(game: GameArg, seat: Annotated[int | None, typer.Option(help="draw this seat's view")] = None,
-         lang: str = "en", as_json: JsonOpt = False, config: ConfigOpt = None) -> None:
+         lang: str = "en",
+         state: Annotated[bool, typer.Option("--state", help="also print the engine state (every secret)")] = False,
+         as_json: JsonOpt = False, config: ConfigOpt = None) -> None:
     """The full state of one game, operator view: seats with addresses, deadline, pause, board."""
     from service.admin.stalled import show as show_game
 
-    info = with_context(config, lambda ctx: show_game(ctx, game, seat, lang))
+    info = with_context(config, lambda ctx: show_game(ctx, game, seat, lang, with_state=state))
     if as_json:
         typer.echo(json.dumps(info, default=str, ensure_ascii=False))
         return
@@ -85,6 +87,9 @@ def show(game: GameArg, seat: Annotated[int | None, typer.Option(help="draw this
     Console().print(table)  # made now: the width ($COLUMNS) of this run
     console.print("observer view:" if info["board_seat"] is None else f"seat {info['board_seat']}'s view:")
     console.print(info["board"], markup=False)
+    if state:
+        console.print("engine state (operator only: every secret):")
+        console.print(json.dumps(info["state"], ensure_ascii=False), markup=False)
 
 
 def log(game: GameArg, as_json: JsonOpt = False, config: ConfigOpt = None) -> None:

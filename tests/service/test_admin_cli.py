@@ -231,7 +231,9 @@ def test_show_is_the_operator_view(env: dict[str, str]) -> None:
         assert text in result.output
     info = json.loads(pbem(env, "admin", "show", "1", "--seat", "1", "--json").stdout)
     assert [x["to_act"] for x in info["seats"]] == [True, False, False]
-    assert "Your hand" in info["board"] and info["paused"] is None
+    assert "Your hand" in info["board"] and info["paused"] is None and "state" not in info
+    full = pbem(env, "admin", "show", "1", "--state", "--json")
+    assert json.loads(full.stdout)["state"]["hands"] and "engine state" in pbem(env, "admin", "show", "1", "--state").output
 
 
 def test_resend_and_nudge_mail_the_right_seats(env: dict[str, str]) -> None:
@@ -240,7 +242,7 @@ def test_resend_and_nudge_mail_the_right_seats(env: dict[str, str]) -> None:
     assert json.loads(pbem(env, "admin", "resend", "1", "1", "--json").stdout)["mailed"] == ["bob@x.test"]
     assert json.loads(pbem(env, "admin", "resend", "1", "--json").stdout)["mailed"] == ["ann@x.test", "bob@x.test"]
     with db(env) as s:
-        rows = s.exec(select(Outbox).where(Outbox.kind.in_(["nudge", "resend"])).order_by(col(Outbox.id))).all()  # type: ignore[attr-defined]
+        rows = s.exec(select(Outbox).where(col(Outbox.kind).in_(["nudge", "resend"])).order_by(col(Outbox.id))).all()
     assert [(r.to_address, r.kind) for r in rows] == [
         ("ann@x.test", "nudge"), ("bob@x.test", "resend"), ("ann@x.test", "resend"), ("bob@x.test", "resend")]
     assert b"Reminder: the game is waiting for your move." in rows[0].raw
@@ -312,3 +314,38 @@ def test_pbem_as_a_subprocess(env: dict[str, str]) -> None:
                           timeout=120)
     assert good.returncode == 0, good.stderr
     assert json.loads(good.stdout)[0]["game"] == 1
+
+
+def test_undo_reopens_a_finished_game_and_refuses_a_log_that_does_not_replay(env: dict[str, str]) -> None:
+    from service.admin.operations import force
+    from service.admin.undo import undo
+    from service.config import load_settings
+    from service.context import AppContext
+
+    new_toy(env)
+    os.environ.update(env)
+    try:
+        ctx = AppContext.create(load_settings())
+    finally:
+        for name in env:
+            os.environ.pop(name, None)
+    import engines
+
+    engine = engines.get("toy")
+    while game_row(env).status == "active":
+        state = engine.from_json(game_row(env).state)
+        force(ctx, 1, min(engine.to_act(state)), by="test")
+    assert game_row(env).status == "finished" and game_row(env).outcome
+    assert undo(ctx, 1, 1, by="test")["status"] == "active"
+    row = game_row(env)
+    assert row.status == "active" and row.outcome is None and row.deadline is not None
+    # a log that no longer reproduces the stored state: undo refuses and changes nothing
+    with db(env) as s:
+        first = s.exec(select(MoveLog).where(MoveLog.game_id == 1).order_by(col(MoveLog.id))).first()
+        assert first is not None
+        first.action = json.dumps(["call", "low" if "high" in (first.action or "") else "high"])
+        s.add(first)
+        s.commit()
+    before = game_row(env)
+    one_line_error(pbem(env, "admin", "undo", "1"), 4, "does not reproduce the stored state")
+    assert game_row(env).version == before.version and game_row(env).state == before.state
