@@ -193,31 +193,66 @@ def test_force_plays_the_default_move_and_undo_takes_it_back(env: dict[str, str]
     assert len(undos) == 2 and json.loads(undos[0].arguments)["undone"][0]["seat"] == 1
 
 
+def context(env: dict[str, str], clock: Any = None) -> Any:
+    """The service context the CLI would build for ``env`` (optionally with a manual clock)."""
+    from service.config import load_settings
+    from service.context import AppContext
+
+    saved = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
+    try:
+        return AppContext.create(load_settings(), clock)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def test_stalled_lists_the_longest_waiting_game_first(env: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    new_toy(env)
-    new_toy(env, "Cat <cat@x.test>", "Dan <dan@x.test>")
-    assert pbem(env, "admin", "force", "1", "0").exit_code == 0  # game 1 moved: game 2 waits longer
-    assert pbem(env, "admin", "nudge", "2").exit_code == 0
+    from datetime import UTC, datetime
+
+    from service.admin.operations import force, nudge
+    from service.clock import ManualClock
+    from service.play.start import create_game
+    from service.store.games import create_player
+
+    clock = ManualClock(datetime.now(UTC).replace(microsecond=0) - timedelta(days=5, hours=3))
+    ctx = context(env, clock)
+
+    def game(*names: str) -> None:
+        with ctx.session() as s:
+            addresses = [create_player(s, f"{n.lower()}@x.test", n, ctx=ctx).address for n in names]
+            create_game(s, "toy", addresses, seed=3, ctx=ctx)
+            s.commit()
+
+    game("Cat", "Dan")  # 1: five days without a move, deadline passed
+    clock.advance(days=3)
+    game("Ann", "Bob", "Eve")  # 2: started two days ago, moved yesterday
+    clock.advance(days=1)
+    force(ctx, 2, 0, by="ops")
+    nudge(ctx, 1, by="ops")
     with db(env) as s:  # a bounce to the waiting player and an absence
-        s.add(Outbox(message_id="<b@x>", to_address="cat@x.test", kind="turn", game_id=2, raw=b"x",
-                     status="failed", next_attempt_at=game_row(env, 2).created_at,
-                     created_at=game_row(env, 2).created_at))
+        s.add(Outbox(message_id="<b@x>", to_address="cat@x.test", kind="turn", game_id=1, raw=b"x",
+                     status="failed", next_attempt_at=clock.now(), created_at=clock.now()))
         cat = s.exec(select(Player).where(Player.address == "cat@x.test")).one()
         cat.vacation = True
         s.add(cat)
         s.commit()
-    assert pbem(env, "admin", "pause", "1").exit_code == 0
+    assert pbem(env, "admin", "pause", "2").exit_code == 0
     result = pbem(env, "admin", "stalled", "--json")
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
-    assert [r["game"] for r in rows] == [2, 1]
+    assert [r["game"] for r in rows] == [1, 2]
     assert rows[0]["waiting_on"] == ["Cat (0)"] and rows[0]["reminders"] == 1 and rows[0]["bounces"] == 1
-    assert rows[0]["absent"] == ["Cat"] and rows[0]["paused"] is False
-    assert rows[1]["waiting_on"] == ["Ann (0)", "Bob (1)"] and rows[1]["paused"] is True
-    assert rows[1]["deadline"] is None
+    assert rows[0]["absent"] == ["Cat"] and rows[0]["paused"] is False and rows[0]["overdue"] is True
+    assert rows[0]["waiting"].startswith("5 days")
+    assert rows[1]["waiting_on"] == ["Ann (0)", "Bob (1)", "Eve (2)"] and rows[1]["paused"] is True
+    assert rows[1]["deadline"] is None and rows[1]["reminders"] == 0 and rows[1]["absent"] == []
     table = pbem(env, "admin", "stalled")
     assert table.exit_code == 0
-    for word in ("waiting on", "reminders", "bounces", "absent", "paused", "#2", "Cat (0)"):
+    for word in ("waiting on", "reminders", "bounces", "absent", "paused", "#1", "Cat (0)", "OVERDUE"):
         assert word in table.output
     with capsys.disabled():
         print("\n" + table.output)  # the table the report shows
@@ -305,7 +340,8 @@ def test_game_commands_give_one_line_errors(env: dict[str, str], tmp_path: Path)
 def test_pbem_as_a_subprocess(env: dict[str, str]) -> None:
     new_toy(env)
     full_env = {**os.environ, **env}
-    cmd = [sys.executable, "-m", "service.cli"]
+    script = Path(sys.executable).parent / "pbem"  # the installed console script
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "service.cli"]
     bad = subprocess.run([*cmd, "admin", "extend", "1", "soon"], env=full_env, capture_output=True, text=True,
                          timeout=120)
     assert bad.returncode == 2 and bad.stderr.strip() == "error: bad duration 'soon': write e.g. 2d, 12h, 1d6h or 90m"
@@ -319,16 +355,8 @@ def test_pbem_as_a_subprocess(env: dict[str, str]) -> None:
 def test_undo_reopens_a_finished_game_and_refuses_a_log_that_does_not_replay(env: dict[str, str]) -> None:
     from service.admin.operations import force
     from service.admin.undo import undo
-    from service.config import load_settings
-    from service.context import AppContext
-
     new_toy(env)
-    os.environ.update(env)
-    try:
-        ctx = AppContext.create(load_settings())
-    finally:
-        for name in env:
-            os.environ.pop(name, None)
+    ctx = context(env)
     import engines
 
     engine = engines.get("toy")
@@ -349,3 +377,29 @@ def test_undo_reopens_a_finished_game_and_refuses_a_log_that_does_not_replay(env
     before = game_row(env)
     one_line_error(pbem(env, "admin", "undo", "1"), 4, "does not reproduce the stored state")
     assert game_row(env).version == before.version and game_row(env).state == before.state
+
+
+def test_an_action_whose_mail_cannot_be_built_changes_nothing(env: dict[str, str]) -> None:
+    """The change, its audit row and its mails commit together: a failure while building the
+    mails (here: a renderer that breaks) leaves no half-done action behind."""
+    from service.admin.errors import AdminError
+    from service.admin.operations import extend, pause
+    from service.outbound.render import Renderer
+
+    class BrokenRenderer(Renderer):
+        def render(self, purpose: str, lang: str, **values: Any) -> Any:
+            raise RuntimeError("template store unavailable")
+
+    new_toy(env)
+    ctx = context(env)
+    ctx.renderer = BrokenRenderer()
+    before = game_row(env)
+    for action in (lambda: extend(ctx, 1, "2d"), lambda: pause(ctx, 1)):
+        with pytest.raises(RuntimeError):
+            action()
+    after = game_row(env)
+    assert (after.version, after.deadline) == (before.version, before.deadline)
+    with db(env) as s:
+        assert s.exec(select(AuditLog)).all() == [] and s.get(GamePause, 1) is None
+        assert [r.kind for r in s.exec(select(Outbox)).all()] == ["started", "started"]
+    assert not issubclass(RuntimeError, AdminError)
