@@ -339,7 +339,8 @@ def test_game_commands_give_one_line_errors(env: dict[str, str], tmp_path: Path)
 
 def test_pbem_as_a_subprocess(env: dict[str, str]) -> None:
     new_toy(env)
-    full_env = {**os.environ, **env}
+    root = str(Path(__file__).resolve().parents[2])  # the toy engine lives in tests/
+    full_env = {**os.environ, **env, "PYTHONPATH": root}
     script = Path(sys.executable).parent / "pbem"  # the installed console script
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "service.cli"]
     bad = subprocess.run([*cmd, "admin", "extend", "1", "soon"], env=full_env, capture_output=True, text=True,
