@@ -367,8 +367,8 @@ def replace(ctx: AppContext, game_id: int, seat: int, address: str, *, name: str
             f"Welcome! The operator gave you {old.name}'s seat in this game. "
             "Below is the game as it stands; reply to this mail to play."), seats=[seat])
         tell_seats(s, ctx, game, engine, state, lambda p: (
-            f"{newcomer.name} thay {old.name} ở ghế {seat}." if p.lang == "vi"
-            else f"{newcomer.name} takes over {old.name}'s seat (seat {seat})."), seats=others)
+            f"{newcomer.name} thay chỗ của {old.name} trong ván này." if p.lang == "vi"
+            else f"{newcomer.name} takes over {old.name}'s place in this game."), seats=others)
         _farewell(s, ctx, game, engine, old)
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="replace",
                arguments={"seat": seat, "old_address": old.address, "old_name": old.name,

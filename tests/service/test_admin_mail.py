@@ -118,7 +118,7 @@ def test_a_replaced_player_can_no_longer_play(world: World) -> None:
     welcome = world.last("cat@pbem.test")
     assert "Welcome! The operator gave you Bob's seat in this game." in text_of(welcome)
     assert "Your hand" in text_of(welcome) and menu_of(welcome)
-    assert "Cat takes over Bob's seat (seat 1)." in text_of(world.last(ann))
+    assert "Cat takes over Bob's place in this game." in text_of(world.last(ann))
     farewell = world.last(bob)
     assert "no longer read" in text_of(farewell) and "Your hand" not in text_of(farewell)
     assert "play+" not in str(farewell["Reply-To"])
