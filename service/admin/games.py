@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
+from service.admin.errors import NotFound
 from service.config import Settings
 from service.context import AppContext
 from service.play.start import create_game
@@ -51,8 +52,12 @@ def list_games(settings: Settings, status: str | None = None) -> list[tuple[Any,
 def show_game(settings: Settings, game_id: int, seat: int | None, lang: str = "en") -> str:
     ctx = AppContext.create(settings)
     with ctx.session() as s:
-        game = s.get_one(Game, game_id)
+        game = s.get(Game, game_id)
+        if game is None:
+            raise NotFound(f"no game #{game_id}")
         engine, state = load(game)
+        if seat is not None and seat not in {row.seat for row, _ in seats_of(s, game_id)}:
+            raise NotFound(f"game #{game_id} has no seat {seat}")
         head = f"#{game.id} {engine.title} ({game.status}, version {game.version})"
         return head + "\n" + engine.render_view(engine.view(state, seat), lang)
 
@@ -61,6 +66,8 @@ def game_log_lines(settings: Settings, game_id: int) -> list[str]:
     ctx = AppContext.create(settings)
     lines: list[str] = []
     with ctx.session() as s:
+        if s.get(Game, game_id) is None:
+            raise NotFound(f"no game #{game_id}")
         for row in s.exec(select(MoveLog).where(MoveLog.game_id == game_id).order_by(col(MoveLog.id))).all():
             events = "; ".join(e["text"]["en"] for e in json.loads(row.events))
             lines.append(f"{row.created_at:%Y-%m-%d %H:%M} seat {row.seat}: {row.command!r} -> {events}")

@@ -18,6 +18,7 @@ app.add_typer(bench, name="bench")
 COMMAND_MODULES = (
     "service.cli.engines_cli",  # selfplay, play, bench engines
     "service.cli.service_cli",  # serve, game, admin
+    "service.cli.admin_cli",  # admin stalled|show|log|… (after service_cli: adds to its groups)
     "service.cli.mail_cli",  # mailserver, demo, bench pipeline / scale
     "service.cli.league_cli",  # league new|list|show|open|close|start|pair|standings|drop|settle
     "service.cli.ops_cli",  # status, db upgrade

@@ -18,18 +18,16 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from service.config import ConfigError, Settings, load_settings
+from service.cli.errors import fail, guarded, settings_from
+from service.config import Settings
 
 console = Console()
 ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="TOML file (default config/pbem.toml)")]
 
 
 def _settings(config: Path | None) -> Settings:
-    try:
-        return load_settings(config)
-    except ConfigError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(2) from None
+    """Settings, or a one-line error (a missing ``--config`` file included) and exit code 2."""
+    return settings_from(config)
 
 
 def serve(config: ConfigOpt = None, verbose: bool = typer.Option(False, "--verbose", "-v")) -> None:
@@ -67,12 +65,12 @@ def game_new(
     """Start a game; unknown players are created; the first mails are queued at once."""
     from service.admin.games import new_game_from_cli
 
+    settings = _settings(config)
     try:
-        game_id = new_game_from_cli(_settings(config), engine_id, [parseaddr(p) for p in player],
+        game_id = new_game_from_cli(settings, engine_id, [parseaddr(p) for p in player],
                                     dict(_option(o) for o in option or []), seed, lang)
     except (ValueError, KeyError) as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1) from None
+        fail(str(exc).strip("'\""), 1)
     console.print(f"game #{game_id} started")
 
 
@@ -90,7 +88,8 @@ def game_list(config: ConfigOpt = None, status: str | None = None) -> None:
     from service.admin.games import list_games
 
     table = Table("id", "engine", "status", "players", "to act", "deadline")
-    for row in list_games(_settings(config), status):
+    settings = _settings(config)
+    for row in guarded(lambda: list_games(settings, status)):
         table.add_row(*(str(v) for v in row))
     console.print(table)
 
@@ -101,7 +100,8 @@ def game_show(game_id: int, seat: Annotated[int | None, typer.Option(help="show 
     """A game's view (an observer's unless --seat is given)."""
     from service.admin.games import show_game
 
-    console.print(show_game(_settings(config), game_id, seat, lang), markup=False)
+    settings = _settings(config)
+    console.print(guarded(lambda: show_game(settings, game_id, seat, lang)), markup=False)
 
 
 @game_app.command("log")
@@ -109,7 +109,8 @@ def game_log(game_id: int, config: ConfigOpt = None) -> None:
     """Every applied move with its command as received (operator view: all events)."""
     from service.admin.games import game_log_lines
 
-    for line in game_log_lines(_settings(config), game_id):
+    settings = _settings(config)
+    for line in guarded(lambda: game_log_lines(settings, game_id)):
         console.print(line, markup=False)
 
 
@@ -124,11 +125,11 @@ def quarantine(
 
     settings = _settings(config)
     if retry is not None:
-        retry_quarantined(settings, retry)
+        guarded(lambda: retry_quarantined(settings, retry))
         console.print(f"mail {retry} will be processed again at the next poll")
         return
     if discard is not None:
-        discard_quarantined(settings, discard)
+        guarded(lambda: discard_quarantined(settings, discard))
         console.print(f"mail {discard} discarded")
         return
     table = Table("id", "from", "subject", "stage", "error")

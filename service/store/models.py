@@ -141,3 +141,34 @@ class Invitation(SQLModel, table=True):
     status: str = "open"  # open | started
     game_id: int | None = None
     created_at: datetime
+
+
+class AuditLog(SQLModel, table=True):
+    """One operator action (``pbem admin …``): who, when, on which game, what and why.
+
+    Written in the same transaction as the action and its mails, so an action without its
+    audit row (or the reverse) cannot exist. ``arguments`` is JSON; an undo keeps the moves it
+    took back here (operator-only: this table is never shown to players).
+    """
+
+    __tablename__ = "audit_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = Field(index=True)
+    operator: str
+    game_id: int | None = Field(default=None, index=True)
+    command: str
+    arguments: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    why: str = ""
+
+
+class GamePause(SQLModel, table=True):
+    """A paused game: its deadline is cleared and the time that was left is kept here, so
+    ``resume`` restarts the clock with exactly that much time."""
+
+    __tablename__ = "game_pauses"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    paused_at: datetime
+    remaining_seconds: float | None = None
+    operator: str = ""
