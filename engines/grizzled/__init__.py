@@ -25,6 +25,7 @@ GR-21      no maximum Intensity: ``rules.max_intensity``
 GR-28      a failing trapped card draws nothing: ``rules._play``
 GR-30      the charm needs a matching card: ``rules.charm_targets``
 GR-33      Speech answers are secret and applied together: ``rules.answer_speech``
+GR-36      an empty hand withdraws ignoring its Hard Knocks (Mute still acts): ``rules.ignores_knocks``
 GR-41      failure shuffles the combined pile: ``rules.end_mission``
 GR-47      the helped player picks and may decline: ``rules.support_options``
 GR-50      knock limit before victory: ``rules.finish_support``

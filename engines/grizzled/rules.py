@@ -94,6 +94,20 @@ def has_effect(s: GrizzledState, seat: int, effect: str, *, in_play_only: bool =
     return any(e == effect for e, _ in knock_effects(s, seat))
 
 
+def ignores_knocks(s: GrizzledState, seat: int) -> bool:
+    """GR-36 (revised): a player whose hand is empty when they act withdraws ignoring every effect
+    of the active Hard Knocks — no ban (Prideful, Hard-headed, another's Fragile), no force
+    (Fearful), no draw (Clumsy), no tile taken (Absent-minded), chosen at random (Panicked) or
+    turned back to the giver (Selfish). The clause is about withdrawing: Mute, which forbids only a
+    Speech, still acts."""
+    return not s.hands[seat]
+
+
+def withdrawal_effect(s: GrizzledState, seat: int, effect: str) -> bool:
+    """Whether a Hard Knock ``effect`` of ``seat`` acts on its withdrawal now (GR-8, GR-35, GR-36)."""
+    return not ignores_knocks(s, seat) and has_effect(s, seat, effect)
+
+
 def threat_counts(s: GrizzledState) -> Counter[str]:
     """GR-37: NML cards plus Phobia/Trauma in play on players still in the Mission."""
     counts: Counter[str] = Counter()
@@ -131,26 +145,21 @@ def withdraw_rule(s: GrizzledState, seat: int) -> str:
     """``"free"``, ``"forced"`` or ``"forbidden"`` for the seat on its turn (GR-8, GR-36, GR-59, GR-60).
 
     The seat's own Hard Knocks decide first (active player first, GR-60), the earliest
-    relevant one winning (GR-59); then another player's Fragile. An empty hand may always
-    withdraw (GR-36).
+    relevant one winning (GR-59); then another player's Fragile. An empty hand is neither banned
+    nor forced (GR-36, ``ignores_knocks``).
     """
+    if ignores_knocks(s, seat):
+        return "free"
     hand = len(s.hands[seat])
     others_in = any(not s.withdrawn[p] for p in range(s.n) if p != seat)
-    verdict = ""
     for effect, amount in knock_effects(s, seat):
         if effect == "fearful":
             counts = threat_counts(s)
             if counts and max(counts.values()) >= amount:
-                verdict = "forced"
-                break
-        elif (effect == "hard_headed" and hand >= amount) or (effect == "prideful" and hand and others_in):
-            verdict = "forbidden"
-            break
-    if verdict == "forbidden" and hand == 0:
-        verdict = "free"
-    if verdict:
-        return verdict
-    if hand and any(p != seat and has_effect(s, p, "fragile") for p in range(s.n)):
+                return "forced"
+        elif (effect == "hard_headed" and hand >= amount) or (effect == "prideful" and others_in):
+            return "forbidden"
+    if any(p != seat and has_effect(s, p, "fragile") for p in range(s.n)):
         return "forbidden"
     return "free"
 
@@ -183,8 +192,8 @@ def withdraw_options(s: GrizzledState, seat: int) -> list[tuple[str | None, str 
     tiles = s.tiles[seat]
     if not tiles:
         return [(None, None)]
-    absent = has_effect(s, seat, "absent_minded")
-    panicked = has_effect(s, seat, "panicked")
+    absent = withdrawal_effect(s, seat, "absent_minded")
+    panicked = withdrawal_effect(s, seat, "panicked")
     order = list(content().tiles)
     out: list[tuple[str | None, str | None]] = []
     drops: list[str | None] = [t for t in order if t in tiles] if absent else [None]
@@ -376,8 +385,9 @@ def finish_speech(s: GrizzledState, ev: Events) -> None:
 
 
 def tile_target(s: GrizzledState, seat: int, tile: str) -> int:
-    """GR-42: counted from the giver by type, wrapping; Selfish sends it to the giver (GR-8)."""
-    if has_effect(s, seat, "selfish"):
+    """GR-42: counted from the giver by type, wrapping; Selfish sends it to the giver (GR-8),
+    unless the giver withdraws with an empty hand (GR-36)."""
+    if withdrawal_effect(s, seat, "selfish"):
         return seat
     return (seat + content().tiles[tile].offset) % s.n
 
@@ -405,7 +415,7 @@ def withdraw(s: GrizzledState, seat: int, place: str | None, drop: str | None, e
             f"Bạn đã đặt thẻ {tiles[place].name.vi}: hỗ trợ {name(s, target)}.", to=seat)
     else:
         say(ev, f"{name(s, seat)} withdraws without a Support tile.", f"{name(s, seat)} rút lui, không có thẻ Hỗ trợ.")
-    clumsy = has_effect(s, seat, "clumsy_draw")
+    clumsy = withdrawal_effect(s, seat, "clumsy_draw")
     s.withdrawn[seat] = True
     if clumsy:
         if not s.trials:

@@ -317,3 +317,69 @@ def test_GR_45_help_may_recover_the_lucky_charm() -> None:
     assert s.phase == SUPPORT and s.turn == 1 and commands(s, 1) == ["recover charm", "decline"]
     s, _ = do(s, 1, "recover charm")
     assert s.charm_ready == [True, True, True] and s.phase == INTENSITY
+
+
+# --- Rules, second pass: the revised clauses ---------------------------------------------------
+
+
+def _withdraws(state: object, seat: int) -> list[str]:
+    return [c for c in commands(state, seat) if c.startswith("withdraw")]  # type: ignore[arg-type]
+
+
+def test_GR_36_empty_hand_clumsy_draws_nothing_on_withdrawal() -> None:
+    """GR-36 (revised): "A player with an empty hand may always withdraw, ignoring the effects of
+    their active Hard Knocks … no Hard Knock … draws cards for … a player whose hand is empty when
+    they act." Clumsy draws and plays a Trial card only for a holder with cards (GR-8)."""
+    s = position(3, hands=[[], ["night gas"], []], knocks=[["clumsy"], [], []],
+                 trials=["whistle shell", "rain whistle trap"])
+    after, events = do(s, 0, "withdraw left")
+    assert after.nml == [] and faces(after.trials) == ["rain whistle trap", "whistle shell"]
+    assert after.withdrawn[0] and after.turn == 1 and "clumsy" not in "\n".join(e.text.en for e in events)
+    holding = position(3, hands=[["snow gas"], ["night gas"], []], knocks=[["clumsy"], [], []],
+                       trials=["whistle shell", "rain whistle trap"])
+    holding, _ = do(holding, 0, "withdraw left")
+    assert faces(holding.nml) == ["rain whistle trap"]  # with cards Clumsy still draws
+
+
+def test_GR_36_empty_hand_absent_minded_keeps_every_tile() -> None:
+    """GR-36 (revised): "no Hard Knock … takes a tile from a player whose hand is empty when they
+    act": Absent-minded removes no Support tile, and the player places the one they choose."""
+    s = position(3, hands=[[], ["snow gas"], []], knocks=[["absentminded"], [], []],
+                 tiles=[["left", "right", "right"], [], []])
+    assert _withdraws(s, 0) == ["withdraw left", "withdraw right"]
+    s, _ = do(s, 0, "withdraw left")
+    assert s.placed_tile[0] == "left" and s.tiles[0] == ["right", "right"]
+
+
+def test_GR_36_empty_hand_panicked_chooses_the_tile() -> None:
+    """GR-36 (revised): an empty-handed Panicked player is not subjected to a random tile: they
+    choose it like anyone else (GR-34)."""
+    for seed in range(10):
+        s = position(3, hands=[[], ["snow gas"], []], knocks=[["panicked"], [], []], seed=seed)
+        assert _withdraws(s, 0) == ["withdraw left", "withdraw right"]
+        s, _ = do(s, 0, "withdraw right")
+        assert s.placed_tile[0] == "right" and s.tiles[0] == ["left"]
+
+
+def test_GR_36_empty_hand_selfish_tile_goes_where_it_points() -> None:
+    """GR-36 (revised): an empty-handed Selfish player's tile is not turned back to themselves; it
+    goes to the player its type targets (GR-42)."""
+    s = position(3, hands=[[], ["snow gas"], []], knocks=[["selfish"], [], []])
+    s, events = do(s, 0, "withdraw left")
+    assert s.placed_to[0] == 1 and "supports Bob" in "\n".join(e.text.en for e in events if e.visible(0))
+
+
+def test_GR_36_empty_hand_is_neither_banned_nor_forced() -> None:
+    """GR-36 (revised): "no Hard Knock bans, forces … a player whose hand is empty when they act."
+    Prideful, Hard-headed and another player's Fragile do not ban the withdrawal; Fearful does not
+    force it, so the player may still use the lucky charm instead."""
+    banned = position(3, hands=[[], ["snow gas"], []], knocks=[["prideful", "hardheaded"], ["fragile"], []])
+    assert _withdraws(banned, 0) == ["withdraw left", "withdraw right"]
+    chars = ["charles", "felix", "gustave"]  # Charles Saulière: Rain
+    fearful = position(3, characters=chars, hands=[[], ["snow gas"], []], knocks=[["fearful"], [], []],
+                       nml=["rain whistle", "rain gas"])
+    assert "charm rain gas" in commands(fearful, 0) and "withdraw left" in commands(fearful, 0)
+    holding = position(3, characters=chars, hands=[["snow shell"], ["snow gas"], []], knocks=[["fearful"], [], []],
+                       nml=["rain whistle", "rain gas"])
+    assert commands(holding, 0) == ["withdraw left", "withdraw right"]  # with cards Fearful still forces
+
