@@ -21,7 +21,7 @@ GR-8       Hard Knock types, weights, effects: ``data/knocks.toml`` (effects in 
 GR-9/10    characters and tiles: ``data/characters.toml``, ``data/tiles.toml``
 GR-11/13   random characters, shuffle all 59: ``setup.new_state``
 GR-15      random first Leader: ``setup.new_state``
-GR-21      no maximum Intensity: ``rules.max_intensity``
+GR-21      no maximum, but none beyond the one dealing the whole pile: ``rules.max_intensity``
 GR-28      a failing trapped card draws nothing: ``rules._play``
 GR-30      the charm needs a matching card: ``rules.charm_targets``
 GR-33      Speech answers are secret and applied together: ``rules.answer_speech``

@@ -127,7 +127,7 @@ class GrizzledEngine(Engine[GrizzledState]):
         return s, markers
 
     def sample_illegal_commands(self, state: GrizzledState, seat: Seat) -> list[str]:
-        out = ["", "xyzzy", "!!!", "999 999 999", "play 99", "intensity 0"]
+        out = ["", "xyzzy", "!!!", "999 999 999", "play 99", "intensity 0", "intensity 99"]
         if state.phase != INTENSITY:
             out.append("intensity 3")
         if state.phase not in (TURN,) or seat != state.turn:

@@ -136,9 +136,17 @@ def min_intensity(s: GrizzledState) -> int:
 
 
 def max_intensity(s: GrizzledState) -> int:
-    """GR-21 OPEN: no maximum applies. Beyond this many rounds the deal is identical (the pile
-    runs out, GR-22), so menus stop here and larger numbers are read as this one."""
+    """GR-21 OPEN: no maximum applies, but the deal stops when the pile runs out (GR-22): this
+    many rounds deal the whole Trials pile, and more would deal the same cards. So the choice
+    stops here, and a larger number is refused with what is possible — never read as another."""
     return max(min_intensity(s), -(-len(s.trials) // s.n))
+
+
+def deal_counts(s: GrizzledState, intensity: int) -> list[int]:
+    """Cards each seat receives at this Intensity (GR-22: one per player per round from the
+    Leader clockwise, stopping when the pile runs out), before Frenzied's extra cards."""
+    total = min(intensity * s.n, len(s.trials))
+    return [total // s.n + ((p - s.leader) % s.n < total % s.n) for p in range(s.n)]
 
 
 def withdraw_rule(s: GrizzledState, seat: int) -> str:

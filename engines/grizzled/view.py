@@ -49,6 +49,7 @@ def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
         "withdrawn": list(s.withdrawn),
         "placed": [t is not None for t in s.placed_tile],
         "tile_counts": [len(t) for t in s.tiles],
+        "intensity": None if s.phase != INTENSITY else {"min": rules.min_intensity(s), "max": rules.max_intensity(s)},
         "speech_supply": s.speech_supply,
         "speech_held": list(s.speech_held),
         "speech": None if s.phase != SPEECH else {
@@ -135,6 +136,14 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     if helps:
         lines.append("")
         lines.extend(f"* {kt.name.get(lang)}: {kt.help.get(lang)}" for kt in helps.values())
+    if view["intensity"]:
+        lo, hi = view["intensity"]["min"], view["intensity"]["max"]
+        lines.append("")
+        lines.append(T(f"{names[view['leader']]} chooses an Intensity from {lo} to {hi}; {hi} deals the whole Trials pile.",
+                       f"{names[view['leader']]} chọn Cường độ từ {lo} đến {hi}; {hi} chia hết chồng Thử thách.")
+                     if lo < hi else
+                     T(f"{names[view['leader']]} sets Intensity {lo}, the only one possible.",
+                       f"{names[view['leader']]} chọn Cường độ {lo}, mức duy nhất có thể."))
     if view["speech"]:
         sp = view["speech"]
         waiting = ", ".join(names[p] for p in sp["waiting"]) or "—"

@@ -383,3 +383,32 @@ def test_GR_36_empty_hand_is_neither_banned_nor_forced() -> None:
                        nml=["rain whistle", "rain gas"])
     assert commands(holding, 0) == ["withdraw left", "withdraw right"]  # with cards Fearful still forces
 
+
+def test_GR_21_intensity_never_offers_more_cards_than_the_pile_deals() -> None:
+    """GR-21/GR-22: no maximum Intensity is given, but the deal stops when the pile runs out. The
+    menu stops at the Intensity that deals the whole pile, and each label says what it deals."""
+    s = position(3, phase=INTENSITY, mission=2, leader=1, turn=1, trials=filler(7))
+    choices = {c.command: c.label.en for c in ENGINE.legal_actions(s, 1)}
+    assert list(choices) == ["intensity 1", "intensity 2", "intensity 3"]
+    assert "3 card(s) to each player" not in choices["intensity 3"]
+    assert "7" in choices["intensity 3"] and "Bob 3, Chi 2, Alice 2" in choices["intensity 3"]
+    assert "2 card(s) to each player" in choices["intensity 2"]
+    dealt, _ = do(s, 1, "intensity 3")
+    assert [len(h) for h in dealt.hands] == [2, 3, 2] and dealt.trials == []
+
+
+def test_GR_21_an_impossible_intensity_is_refused_with_what_is_possible() -> None:
+    """GR-21: `intensity 12` when 12 is not possible is an error that says what is — never silently
+    another number. Too small is refused the same way (GR-20)."""
+    s = position(3, phase=INTENSITY, mission=2, trials=filler(7))
+    for text in ("intensity 12", "cường độ 4"):
+        with pytest.raises(IllegalCommand) as err:
+            ENGINE.parse(s, 0, text)
+        assert "1 to 3" in err.value.message.en and "7" in err.value.message.en
+        assert "1 đến 3" in err.value.message.vi
+        assert "intensity 3" in err.value.examples
+    first = position(3, phase=INTENSITY, mission=1, trials=[*filler(8), "rain shell"])
+    with pytest.raises(IllegalCommand) as low:
+        ENGINE.parse(first, 0, "intensity 2")
+    assert "3 to 3" not in low.value.message.en and "at least 3" in low.value.message.en
+
