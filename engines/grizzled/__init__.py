@@ -19,7 +19,9 @@ GR-6       left = clockwise = seat + 1: tile offsets in ``data/tiles.toml``
 GR-7       the Trial cards and Merry Christmas: ``data/cards.toml``
 GR-8       Hard Knock types, weights, effects: ``data/knocks.toml`` (effects in ``rules``)
 GR-9/10    characters and tiles: ``data/characters.toml``, ``data/tiles.toml``
-GR-11/13   random characters, shuffle all 59: ``setup.new_state``
+GR-11      chosen secretly at once, or dealt (option ``characters``): ``setup.new_state``
+GR-11      a clash goes to the first in turn order from the Leader: ``rules.clash_order``
+GR-13      shuffle all 59: ``setup.new_state``
 GR-15      random first Leader: ``setup.new_state``
 GR-21      no maximum, but none beyond the one dealing the whole pile: ``rules.max_intensity``
 GR-28      a failing trapped card draws nothing: ``rules._play``

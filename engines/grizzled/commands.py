@@ -17,10 +17,11 @@ from functools import cache, lru_cache
 from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text
 from engines.grizzled import rules
 from engines.grizzled.content import content
-from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
+from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 
 # canonical verb (= Action.kind) -> words a player may write (any language, diacritics optional)
 VERBS: dict[str, tuple[str, ...]] = {
+    "choose": ("choose", "pick", "chọn", "chọn thẻ"),
     "intensity": ("intensity", "cường độ", "intensité"),
     "play": ("play", "đánh", "chơi", "đánh bài"),
     "charm": ("charm", "lucky charm", "bùa", "bùa may mắn", "dùng bùa"),
@@ -63,6 +64,8 @@ def word_table() -> dict[tuple[str, ...], str]:
     entries: dict[str, tuple[str, ...]] = dict(EXTRA_WORDS)
     for named in (*c.threats, *c.knocks.values(), *c.tiles.values(), *(n for n, _ in c.specials.values())):
         entries[named.id] = named.aliases
+    for ch in c.characters:  # "Félix Moreau", "Félix" or "Moreau"
+        entries[ch.id] = (ch.name, *ch.name.split())
     return _table(entries)
 
 
@@ -176,6 +179,9 @@ def intensity_error(state: GrizzledState, n: int) -> Text:
 
 def label(state: GrizzledState, seat: int, action: Action) -> Text:
     k, a = action.kind, action.args
+    if k == "choose":
+        t = rules.character_text(str(a[0]))
+        return Text(f"choose {t.en}", f"chọn {t.vi}")
     if k == "intensity":
         return _intensity_label(state, int(str(a[0])))
     if k == "play":
@@ -227,6 +233,10 @@ def label(state: GrizzledState, seat: int, action: Action) -> Text:
 
 def legal(state: GrizzledState, seat: int) -> list[Action]:
     s = state
+    if s.phase == CHOOSE:
+        if seat not in s.choosers:
+            return []
+        return [Action("choose", (cid,)) for cid in rules.free_characters(s)]
     if s.phase == INTENSITY:
         if seat != s.leader:
             return []
@@ -287,6 +297,9 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
             raise IllegalCommand(Text(f"Your hand has {len(hand)} card(s); `play {index}` names none of them.",
                                       f"Bạn có {len(hand)} lá; `play {index}` không ứng với lá nào."), examples)
         args = hand[index - 1].split()
+    if verb == "choose":  # a Grizzled may be named by its lucky charm: `choose night`
+        charms = {ch.charm: ch.id for ch in content().characters}
+        args = [charms.get(arg, arg) for arg in args]
     if verb == "intensity" and len(args) == 1 and args[0].isdigit() and state.phase == INTENSITY:
         n = int(args[0])
         if not rules.min_intensity(state) <= n <= rules.max_intensity(state):

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from engines.contract import Event, Text
-from engines.grizzled.content import Card, content
+from engines.grizzled.content import Card, Character, content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
 from engines.rng import Rng
 
@@ -176,11 +176,40 @@ def can_speak(s: GrizzledState, seat: int) -> bool:
     return s.speech_held[seat] > 0 and not has_effect(s, seat, "no_speech")
 
 
-def charm_char(s: GrizzledState, seat: int) -> str:
+def character(cid: str) -> Character:
     for ch in content().characters:
-        if ch.id == s.characters[seat]:
-            return ch.charm
-    raise KeyError(s.characters[seat])
+        if ch.id == cid:
+            return ch
+    raise KeyError(cid)
+
+
+def character_text(cid: str) -> Text:
+    """``Félix Moreau (lucky charm: Night)`` in both languages."""
+    ch = character(cid)
+    charm = content().threat_name(ch.charm)
+    return Text(f"{ch.name} (lucky charm: {charm.en})", f"{ch.name} (Bùa may mắn: {charm.vi})")
+
+
+def charm_char(s: GrizzledState, seat: int) -> str:
+    return character(s.characters[seat]).charm
+
+
+def clash_order(s: GrizzledState) -> list[int]:
+    """GR-11 OPEN: who counts as *first* when two players ask for the same Grizzled.
+
+    The digest says "the one who asked first keeps it". Asking is secret and simultaneous, so
+    first means first in the game's own turn order — the first Mission Leader, then clockwise
+    (GR-15, GR-22, GR-24) — not the first reply the service happened to read. Everyone knows
+    this order before choosing, and the result never depends on which mail arrived first, as
+    for every other simultaneous step. Change who counts as first here and only here.
+    """
+    return [(s.leader + i) % s.n for i in range(s.n)]
+
+
+def free_characters(s: GrizzledState) -> list[str]:
+    """The Grizzled nobody has yet, in content order: what a chooser may ask for (GR-11)."""
+    taken = set(s.characters)
+    return [ch.id for ch in content().characters if ch.id not in taken]
 
 
 def charm_targets(s: GrizzledState, seat: int) -> list[str]:
@@ -339,6 +368,50 @@ def use_charm(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
         f"{name(s, seat)} dùng Bùa may mắn, loại bỏ {face_vi(face)} khỏi No Man's Land.",
     )
     end_turn(s, ev)
+
+
+def choose_character(s: GrizzledState, seat: int, cid: str, ev: Events) -> None:
+    """GR-11: record a secret choice (replaceable); resolve all together once every chooser chose."""
+    s.picks[str(seat)] = cid
+    t = character_text(cid)
+    say(ev, f"You asked for {t.en}. You may change your choice until everyone has chosen.",
+        f"Bạn đã chọn {t.vi}. Bạn có thể đổi cho đến khi mọi người đã chọn.", to=seat)
+    if all(str(p) in s.picks for p in s.choosers):
+        resolve_characters(s, ev)
+
+
+def resolve_characters(s: GrizzledState, ev: Events) -> None:
+    """GR-11: each Grizzled asked for goes to the first asker in ``clash_order``; the others choose
+    again among the Grizzled still free. The first Mission starts once everyone has one."""
+    again: list[int] = []
+    for p in clash_order(s):
+        if p not in s.choosers:
+            continue
+        cid = s.picks[str(p)]
+        if cid in s.characters:
+            again.append(p)
+        else:
+            s.characters[p] = cid
+    kept = [p for p in s.choosers if p not in again]
+    shown = [(f"{name(s, p)}: {character_text(s.characters[p]).en}",
+              f"{name(s, p)}: {character_text(s.characters[p]).vi}") for p in kept]
+    say(ev, "Grizzled chosen — " + "; ".join(en for en, _ in shown) + ".",
+        "Các Grizzled đã chọn — " + "; ".join(vi for _, vi in shown) + ".")
+    for p in again:
+        cid = s.picks[str(p)]
+        holder = name(s, s.characters.index(cid))
+        ch = character(cid).name
+        say(ev, f"{name(s, p)} also asked for {ch}, but {holder} comes first in turn order from the Leader and "
+                f"keeps it: {name(s, p)} chooses again.",
+            f"{name(s, p)} cũng chọn {ch}, nhưng {holder} đứng trước theo thứ tự lượt tính từ Lãnh đạo nên giữ "
+            f"thẻ này: {name(s, p)} chọn lại.")
+    s.picks = {}
+    s.choosers = sorted(again)
+    if not again:
+        s.phase = INTENSITY
+        s.turn = s.leader
+        say(ev, f"{name(s, s.leader)} is the first Mission Leader and chooses the Intensity.",
+            f"{name(s, s.leader)} là Lãnh đạo nhiệm vụ đầu tiên và chọn Cường độ.")
 
 
 def speech(s: GrizzledState, seat: int, threat: str, ev: Events) -> None:
