@@ -69,13 +69,15 @@ def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
         "tiles": list(s.tiles[seat]) if seat is not None else None,
         "my_placed": s.placed_tile[seat] if seat is not None else None,
         "my_answer": s.responses.get(str(seat)) if seat is not None else None,
-        "my_pick": _character_name(s.picks[str(seat)]) if seat is not None and str(seat) in s.picks else None,
+        "my_pick": _pick_name(s, seat, chars),
     }
 
 
-def _character_name(cid: str) -> str:
-    """A Grizzled's name; an id that is not one (a planted marker) shows as itself."""
-    return next((ch.name for ch in content().characters if ch.id == cid), cid)
+def _pick_name(s: GrizzledState, seat: int | None, chars: Mapping[str, Any]) -> str | None:
+    """The Grizzled the seat asked for while the choice is open; an id that is not one (a planted
+    marker) shows as itself."""
+    pick = s.picks.get(str(seat)) if seat is not None else None
+    return None if pick is None else (chars[pick].name if pick in chars else pick)
 
 
 def seat_must_act(s: GrizzledState, seat: int) -> bool:
