@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.grizzled_stats                 # 1,000 games per cell
     .venv/bin/python -m bench.grizzled_stats --games 200 --players 4
+    .venv/bin/python -m bench.grizzled_stats --characters random   # Grizzled dealt, not chosen (GR-11)
 
 Every seat of a team is played by the same bot (``heuristic`` = the co-operative bot that
 ``default_action`` uses, ``random`` = uniform over legal actions). Game g of a cell uses seed
@@ -37,13 +38,15 @@ class TeamStats:
         return self.wins / self.games if self.games else 0.0
 
 
-def play_team(bot_name: str, players: int, games: int, seed: int = 0) -> TeamStats:
-    """Play ``games`` games with every seat run by ``bot_name``."""
+def play_team(bot_name: str, players: int, games: int, seed: int = 0, characters: str | None = None) -> TeamStats:
+    """Play ``games`` games with every seat run by ``bot_name``; ``characters`` is the engine option
+    (None = its default)."""
+    options = None if characters is None else {"characters": characters}
     bot = ENGINE.bots()[bot_name]
     stats = TeamStats(bot_name, players)
     start = time.perf_counter()
     for g in range(games):
-        state = ENGINE.new_game(NAMES[:players], None, seed + g)
+        state = ENGINE.new_game(NAMES[:players], options, seed + g)
         rng = random.Random(seed + g)
         while True:
             to_act = ENGINE.to_act(state)
@@ -79,8 +82,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
     parser.add_argument("--bots", nargs="*", default=["heuristic", "random"])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--characters", choices=ENGINE.options["characters"].choices, default=None,
+                        help="the characters option (default: the engine's)")
     args = parser.parse_args()
-    rows = [play_team(bot, n, args.games, args.seed) for n in args.players for bot in args.bots]
+    rows = [play_team(bot, n, args.games, args.seed, args.characters) for n in args.players for bot in args.bots]
     print(table(rows))
 
 

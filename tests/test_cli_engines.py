@@ -26,6 +26,13 @@ def test_selfplay_refuses_an_unknown_engine_and_bot() -> None:
     assert result.exit_code != 0
 
 
+def test_a_wrong_option_is_a_one_line_error_not_a_traceback() -> None:
+    for args in (["selfplay", "toy", "--option", "rounds=99"], ["play", "toy", "--option", "colour=red"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output  # typer's usage error, not an exception
+        assert "Invalid value for --option" in result.output and "Traceback" not in result.output
+
+
 def test_selfplay_is_reproducible_from_its_seed() -> None:
     a = play_game(TOY, 3, 42, ["random"], keep_log=True)
     b = play_game(TOY, 3, 42, ["random"], keep_log=True)

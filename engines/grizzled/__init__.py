@@ -19,12 +19,15 @@ GR-6       left = clockwise = seat + 1: tile offsets in ``data/tiles.toml``
 GR-7       the Trial cards and Merry Christmas: ``data/cards.toml``
 GR-8       Hard Knock types, weights, effects: ``data/knocks.toml`` (effects in ``rules``)
 GR-9/10    characters and tiles: ``data/characters.toml``, ``data/tiles.toml``
-GR-11/13   random characters, shuffle all 59: ``setup.new_state``
+GR-11      chosen secretly at once, or dealt (option ``characters``): ``setup.new_state``
+GR-11      a clash goes to the first in turn order from the Leader: ``rules.clash_order``
+GR-13      shuffle all 59: ``setup.new_state``
 GR-15      random first Leader: ``setup.new_state``
-GR-21      no maximum Intensity: ``rules.max_intensity``
+GR-21      no maximum, but none beyond the one dealing the whole pile: ``rules.max_intensity``
 GR-28      a failing trapped card draws nothing: ``rules._play``
 GR-30      the charm needs a matching card: ``rules.charm_targets``
 GR-33      Speech answers are secret and applied together: ``rules.answer_speech``
+GR-36      an empty hand withdraws ignoring its Hard Knocks (Mute still acts): ``rules.ignores_knocks``
 GR-41      failure shuffles the combined pile: ``rules.end_mission``
 GR-47      the helped player picks and may decline: ``rules.support_options``
 GR-50      knock limit before victory: ``rules.finish_support``

@@ -5,6 +5,8 @@ stay full (every card left in hand after a Mission pushes one more card onto the
 and it loses on Hard Knocks when the Knocks that *must* eventually be played pile up on one
 Grizzled. So the bot
 
+* chooses its Grizzled so that bots never clash (``_character``): the charms are symmetric
+  (each threat shows on 14 cards), so only avoiding a second round of choosing matters;
 * deals only as many cards as the team can hope to play out (``_intensity``), and deals the
   whole Trials pile once that can end the game;
 * plays every card it safely can before withdrawing, choosing the order that keeps the most of
@@ -38,7 +40,7 @@ from functools import cache
 from engines.contract import Action, Bot, Engine, Seat
 from engines.grizzled import commands, rules
 from engines.grizzled.content import Card, KnockType, content
-from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
+from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 
 # Cards per player the team should hold right after the deal (Intensity choice).
 HAND_TARGET = {2: 2.2, 3: 2.4, 4: 2.0, 5: 2.2}
@@ -125,6 +127,8 @@ class CoopBot(Bot[GrizzledState]):
             raise ValueError(f"seat {seat} has no legal action")
         if len(options) == 1:
             return options[0]
+        if state.phase == CHOOSE:
+            return self._character(state, seat, options)
         if state.phase == INTENSITY:
             return self._intensity(state, options)
         if state.phase == TURN:
@@ -137,7 +141,13 @@ class CoopBot(Bot[GrizzledState]):
             return self._help(state, seat, options)
         return options[0]
 
-    # -- Preparation -------------------------------------------------------------------
+    # -- Setup and Preparation ---------------------------------------------------------
+
+    def _character(self, s: GrizzledState, seat: int, options: list[Action]) -> Action:
+        """The k-th chooser in clash order takes the k-th free Grizzled: from public facts only
+        (who chooses, the Leader), every bot seat picks a different one (GR-11)."""
+        order = [p for p in rules.clash_order(s) if p in s.choosers]
+        return options[order.index(seat) % len(options)]
 
     def _intensity(self, s: GrizzledState, options: list[Action]) -> Action:
         values = [int(str(a.args[0])) for a in options]

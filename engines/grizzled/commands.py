@@ -17,10 +17,11 @@ from functools import cache, lru_cache
 from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text
 from engines.grizzled import rules
 from engines.grizzled.content import content
-from engines.grizzled.state import CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
+from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 
 # canonical verb (= Action.kind) -> words a player may write (any language, diacritics optional)
 VERBS: dict[str, tuple[str, ...]] = {
+    "choose": ("choose", "pick", "chọn", "chọn thẻ"),
     "intensity": ("intensity", "cường độ", "intensité"),
     "play": ("play", "đánh", "chơi", "đánh bài"),
     "charm": ("charm", "lucky charm", "bùa", "bùa may mắn", "dùng bùa"),
@@ -63,6 +64,8 @@ def word_table() -> dict[tuple[str, ...], str]:
     entries: dict[str, tuple[str, ...]] = dict(EXTRA_WORDS)
     for named in (*c.threats, *c.knocks.values(), *c.tiles.values(), *(n for n, _ in c.specials.values())):
         entries[named.id] = named.aliases
+    for ch in c.characters:  # "Félix Moreau", "Félix" or "Moreau"
+        entries[ch.id] = (ch.name, *ch.name.split())
     return _table(entries)
 
 
@@ -139,11 +142,48 @@ def _tile(tile: str) -> Text:
     return content().tiles[tile].name
 
 
+def _intensity_label(state: GrizzledState, n: int) -> Text:
+    """What an Intensity really deals (GR-22): never more cards than the Trials pile holds."""
+    pile = len(state.trials)
+    if n * state.n < pile:
+        return Text(f"Intensity {n}: deal {n} card(s) to each player", f"Cường độ {n}: chia {n} lá cho mỗi người")
+    if n * state.n == pile:
+        return Text(f"Intensity {n}: deal {n} card(s) to each player, the whole Trials pile",
+                    f"Cường độ {n}: chia {n} lá cho mỗi người, hết chồng Thử thách")
+    counts = rules.deal_counts(state, n)
+    order = [(state.leader + i) % state.n for i in range(state.n)]
+    shown = ", ".join(f"{state.players[p]} {counts[p]}" for p in order)
+    return Text(f"Intensity {n}: deal the last {pile} card(s) of the Trials pile ({shown})",
+                f"Cường độ {n}: chia nốt {pile} lá cuối của chồng Thử thách ({shown})")
+
+
+def intensity_error(state: GrizzledState, n: int) -> Text:
+    """Why Intensity ``n`` is refused, and which Intensities are possible (GR-20, GR-21)."""
+    lo, hi = rules.min_intensity(state), rules.max_intensity(state)
+    if lo == hi:
+        may_en, may_vi = f"The only possible Intensity is {lo}.", f"Cường độ duy nhất có thể chọn là {lo}."
+    else:
+        may_en, may_vi = f"Choose an Intensity from {lo} to {hi}.", f"Hãy chọn Cường độ từ {lo} đến {hi}."
+    if n > hi:
+        pile = len(state.trials)
+        return Text(f"Intensity {n} is not possible: the Trials pile holds {pile} card(s), and Intensity {hi} "
+                    f"already deals them all. {may_en}",
+                    f"Không thể chọn Cường độ {n}: chồng Thử thách chỉ còn {pile} lá, Cường độ {hi} đã chia hết. "
+                    f"{may_vi}")
+    if state.mission == 1:
+        return Text(f"Intensity {n} is not possible: the first Mission's Intensity is at least {lo}. {may_en}",
+                    f"Không thể chọn Cường độ {n}: Nhiệm vụ đầu tiên có Cường độ ít nhất là {lo}. {may_vi}")
+    return Text(f"Intensity {n} is not possible: the Intensity is at least {lo}. {may_en}",
+                f"Không thể chọn Cường độ {n}: Cường độ ít nhất là {lo}. {may_vi}")
+
+
 def label(state: GrizzledState, seat: int, action: Action) -> Text:
     k, a = action.kind, action.args
+    if k == "choose":
+        t = rules.character_text(str(a[0]))
+        return Text(f"choose {t.en}", f"chọn {t.vi}")
     if k == "intensity":
-        return Text(f"Intensity {a[0]}: deal {a[0]} card(s) to each player",
-                    f"Cường độ {a[0]}: chia {a[0]} lá cho mỗi người")
+        return _intensity_label(state, int(str(a[0])))
     if k == "play":
         f = _face(str(a[0]))
         return Text(f"play {f.en}", f"đánh {f.vi}")
@@ -193,6 +233,10 @@ def label(state: GrizzledState, seat: int, action: Action) -> Text:
 
 def legal(state: GrizzledState, seat: int) -> list[Action]:
     s = state
+    if s.phase == CHOOSE:
+        if seat not in s.choosers:
+            return []
+        return [Action("choose", (cid,)) for cid in rules.free_characters(s)]
     if s.phase == INTENSITY:
         if seat != s.leader:
             return []
@@ -253,10 +297,13 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
             raise IllegalCommand(Text(f"Your hand has {len(hand)} card(s); `play {index}` names none of them.",
                                       f"Bạn có {len(hand)} lá; `play {index}` không ứng với lá nào."), examples)
         args = hand[index - 1].split()
-    if verb == "intensity" and len(args) == 1 and args[0].isdigit():
+    if verb == "choose":  # a Grizzled may be named by its lucky charm: `choose night`
+        charms = {ch.charm: ch.id for ch in content().characters}
+        args = [charms.get(arg, arg) for arg in args]
+    if verb == "intensity" and len(args) == 1 and args[0].isdigit() and state.phase == INTENSITY:
         n = int(args[0])
-        if state.phase == INTENSITY and n > rules.max_intensity(state):
-            args = [str(rules.max_intensity(state))]  # GR-21: a bigger number deals the same
+        if not rules.min_intensity(state) <= n <= rules.max_intensity(state):
+            raise IllegalCommand(intensity_error(state, n), examples)
     wanted = Counter(args)
     exact, wider = [], []
     for action in options:

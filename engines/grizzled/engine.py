@@ -1,10 +1,11 @@
 """The Grizzled engine: wires setup, rules, commands, views and bots to the engine contract.
 
-Sequential steps (Intensity, turns, Merry Christmas, Support help) have one seat to act. The
-answers to a Speech are the one secret simultaneous step: every player who may answer chooses
-privately and may change the choice until the last one has chosen (GR-33). The Support tile
-placed on withdrawal is part of the withdrawing player's turn and stays secret until the
-Mission ends (GR-34, GR-42).
+Sequential steps (Intensity, turns, Merry Christmas, Support help) have one seat to act. There
+are two secret simultaneous steps, where every seat asked chooses privately and may change the
+choice until the last one has chosen: choosing the Grizzled at the start (GR-11; a round of
+choosing again follows a clash) and the answers to a Speech (GR-33). The Support tile placed on
+withdrawal is part of the withdrawing player's turn and stays secret until the Mission ends
+(GR-34, GR-42).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from engines.bots import RandomBot, bot_rng
 from engines.contract import Action, Bot, Choice, Engine, Event, IllegalCommand, Option, Outcome, Seat, Text
 from engines.grizzled import commands, rules
 from engines.grizzled.bots import CoopBot
-from engines.grizzled.setup import new_state
-from engines.grizzled.state import CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
+from engines.grizzled.setup import CHARACTER_MODES, new_state
+from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
 from engines.grizzled.view import build_view, render, seat_must_act
 
 
@@ -26,13 +27,16 @@ class GrizzledEngine(Engine[GrizzledState]):
     title = "The Grizzled"
     min_players = 2
     max_players = 5
-    options: Mapping[str, Option] = {}
+    options: Mapping[str, Option] = {
+        "characters": Option(CHARACTER_MODES[0], "choose: every player secretly chooses a Grizzled at the start "
+                             "(GR-11); random: they are dealt", CHARACTER_MODES),
+    }
 
     def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None, seed: int) -> GrizzledState:
         if not self.min_players <= len(players) <= self.max_players:
             raise ValueError(f"The Grizzled takes {self.min_players}-{self.max_players} players, not {len(players)}")
-        self.resolve_options(options)
-        return new_state(list(players), seed)
+        opts = self.resolve_options(options)
+        return new_state(list(players), seed, str(opts["characters"]))
 
     def to_json(self, state: GrizzledState) -> str:
         return state.to_json()
@@ -66,7 +70,9 @@ class GrizzledEngine(Engine[GrizzledState]):
         s.version += 1
         events: list[Event] = []
         a = action.args
-        if action.kind == "intensity":
+        if action.kind == "choose":
+            rules.choose_character(s, seat, str(a[0]), events)
+        elif action.kind == "intensity":
             rules.choose_intensity(s, seat, int(str(a[0])), events)
         elif action.kind == "play":
             rules.play(s, seat, str(a[0]), events)
@@ -84,8 +90,8 @@ class GrizzledEngine(Engine[GrizzledState]):
             rules.christmas(s, seat, str(a[0]), events)
         else:  # remove / recover / decline: the group's help (GR-45 .. GR-47)
             rules.take_help(s, seat, action.kind, tuple(str(x) for x in a), events)
-        if not (s.phase == SPEECH and state.phase == SPEECH):
-            s.step_version = s.version  # a new decision began; answering a Speech keeps its key
+        if not _collecting(state, s):
+            s.step_version = s.version  # a new decision began
         return s, events
 
     def view(self, state: GrizzledState, seat: Seat | None) -> dict[str, Any]:
@@ -120,6 +126,9 @@ class GrizzledEngine(Engine[GrizzledState]):
         for key, face in s.responses.items():
             s.responses[key] = f"MARK{key}ANSWER{face}Z"
             markers[int(key)].append(s.responses[key])
+        for key, cid in s.picks.items():
+            s.picks[key] = f"MARK{key}PICK{cid}Z"
+            markers[int(key)].append(s.picks[key])
         s.trials = [f"MARKTRIALS{i}Z" for i in range(len(s.trials))]
         s.reserve = [f"MARKRESERVE{i}Z" for i in range(len(s.reserve))]
         s.rng = 987_654_321_123_456_789
@@ -127,14 +136,26 @@ class GrizzledEngine(Engine[GrizzledState]):
         return s, markers
 
     def sample_illegal_commands(self, state: GrizzledState, seat: Seat) -> list[str]:
-        out = ["", "xyzzy", "!!!", "999 999 999", "play 99", "intensity 0"]
+        out = ["", "xyzzy", "!!!", "999 999 999", "play 99", "intensity 0", "intensity 99"]
         if state.phase != INTENSITY:
             out.append("intensity 3")
+        if state.phase != CHOOSE or seat not in state.choosers:
+            out.append("choose felix")
+        else:
+            out += [f"choose {cid}" for cid in state.characters if cid]  # already taken
         if state.phase not in (TURN,) or seat != state.turn:
             out += ["speech rain", "play 1"]
         if state.phase in (CHRISTMAS, SUPPORT):
             out.append("keep")
         return out
+
+
+def _collecting(before: GrizzledState, after: GrizzledState) -> bool:
+    """Whether an action only added or replaced a secret choice in a simultaneous step that is still
+    gathering them: the decision key stays (a Speech answer, a Grizzled asked for in this round)."""
+    if before.phase != after.phase:
+        return False
+    return after.phase == SPEECH or (after.phase == CHOOSE and bool(after.picks))
 
 
 def _opt(value: str | int | bool | None) -> str | None:

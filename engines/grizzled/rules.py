@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from engines.contract import Event, Text
-from engines.grizzled.content import Card, content
+from engines.grizzled.content import Card, Character, content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
 from engines.rng import Rng
 
@@ -94,6 +94,20 @@ def has_effect(s: GrizzledState, seat: int, effect: str, *, in_play_only: bool =
     return any(e == effect for e, _ in knock_effects(s, seat))
 
 
+def ignores_knocks(s: GrizzledState, seat: int) -> bool:
+    """GR-36 (revised): a player whose hand is empty when they act withdraws ignoring every effect
+    of the active Hard Knocks — no ban (Prideful, Hard-headed, another's Fragile), no force
+    (Fearful), no draw (Clumsy), no tile taken (Absent-minded), chosen at random (Panicked) or
+    turned back to the giver (Selfish). The clause is about withdrawing: Mute, which forbids only a
+    Speech, still acts."""
+    return not s.hands[seat]
+
+
+def withdrawal_effect(s: GrizzledState, seat: int, effect: str) -> bool:
+    """Whether a Hard Knock ``effect`` of ``seat`` acts on its withdrawal now (GR-8, GR-35, GR-36)."""
+    return not ignores_knocks(s, seat) and has_effect(s, seat, effect)
+
+
 def threat_counts(s: GrizzledState) -> Counter[str]:
     """GR-37: NML cards plus Phobia/Trauma in play on players still in the Mission."""
     counts: Counter[str] = Counter()
@@ -122,35 +136,38 @@ def min_intensity(s: GrizzledState) -> int:
 
 
 def max_intensity(s: GrizzledState) -> int:
-    """GR-21 OPEN: no maximum applies. Beyond this many rounds the deal is identical (the pile
-    runs out, GR-22), so menus stop here and larger numbers are read as this one."""
+    """GR-21 OPEN: no maximum applies, but the deal stops when the pile runs out (GR-22): this
+    many rounds deal the whole Trials pile, and more would deal the same cards. So the choice
+    stops here, and a larger number is refused with what is possible — never read as another."""
     return max(min_intensity(s), -(-len(s.trials) // s.n))
+
+
+def deal_counts(s: GrizzledState, intensity: int) -> list[int]:
+    """Cards each seat receives at this Intensity (GR-22: one per player per round from the
+    Leader clockwise, stopping when the pile runs out), before Frenzied's extra cards."""
+    total = min(intensity * s.n, len(s.trials))
+    return [total // s.n + ((p - s.leader) % s.n < total % s.n) for p in range(s.n)]
 
 
 def withdraw_rule(s: GrizzledState, seat: int) -> str:
     """``"free"``, ``"forced"`` or ``"forbidden"`` for the seat on its turn (GR-8, GR-36, GR-59, GR-60).
 
     The seat's own Hard Knocks decide first (active player first, GR-60), the earliest
-    relevant one winning (GR-59); then another player's Fragile. An empty hand may always
-    withdraw (GR-36).
+    relevant one winning (GR-59); then another player's Fragile. An empty hand is neither banned
+    nor forced (GR-36, ``ignores_knocks``).
     """
+    if ignores_knocks(s, seat):
+        return "free"
     hand = len(s.hands[seat])
     others_in = any(not s.withdrawn[p] for p in range(s.n) if p != seat)
-    verdict = ""
     for effect, amount in knock_effects(s, seat):
         if effect == "fearful":
             counts = threat_counts(s)
             if counts and max(counts.values()) >= amount:
-                verdict = "forced"
-                break
-        elif (effect == "hard_headed" and hand >= amount) or (effect == "prideful" and hand and others_in):
-            verdict = "forbidden"
-            break
-    if verdict == "forbidden" and hand == 0:
-        verdict = "free"
-    if verdict:
-        return verdict
-    if hand and any(p != seat and has_effect(s, p, "fragile") for p in range(s.n)):
+                return "forced"
+        elif (effect == "hard_headed" and hand >= amount) or (effect == "prideful" and others_in):
+            return "forbidden"
+    if any(p != seat and has_effect(s, p, "fragile") for p in range(s.n)):
         return "forbidden"
     return "free"
 
@@ -159,11 +176,40 @@ def can_speak(s: GrizzledState, seat: int) -> bool:
     return s.speech_held[seat] > 0 and not has_effect(s, seat, "no_speech")
 
 
-def charm_char(s: GrizzledState, seat: int) -> str:
+def character(cid: str) -> Character:
     for ch in content().characters:
-        if ch.id == s.characters[seat]:
-            return ch.charm
-    raise KeyError(s.characters[seat])
+        if ch.id == cid:
+            return ch
+    raise KeyError(cid)
+
+
+def character_text(cid: str) -> Text:
+    """``Félix Moreau (lucky charm: Night)`` in both languages."""
+    ch = character(cid)
+    charm = content().threat_name(ch.charm)
+    return Text(f"{ch.name} (lucky charm: {charm.en})", f"{ch.name} (Bùa may mắn: {charm.vi})")
+
+
+def charm_char(s: GrizzledState, seat: int) -> str:
+    return character(s.characters[seat]).charm
+
+
+def clash_order(s: GrizzledState) -> list[int]:
+    """GR-11 OPEN: who counts as *first* when two players ask for the same Grizzled.
+
+    The digest says "the one who asked first keeps it". Asking is secret and simultaneous, so
+    first means first in the game's own turn order — the first Mission Leader, then clockwise
+    (GR-15, GR-22, GR-24) — not the first reply the service happened to read. Everyone knows
+    this order before choosing, and the result never depends on which mail arrived first, as
+    for every other simultaneous step. Change who counts as first here and only here.
+    """
+    return [(s.leader + i) % s.n for i in range(s.n)]
+
+
+def free_characters(s: GrizzledState) -> list[str]:
+    """The Grizzled nobody has yet, in content order: what a chooser may ask for (GR-11)."""
+    taken = set(s.characters)
+    return [ch.id for ch in content().characters if ch.id not in taken]
 
 
 def charm_targets(s: GrizzledState, seat: int) -> list[str]:
@@ -183,8 +229,8 @@ def withdraw_options(s: GrizzledState, seat: int) -> list[tuple[str | None, str 
     tiles = s.tiles[seat]
     if not tiles:
         return [(None, None)]
-    absent = has_effect(s, seat, "absent_minded")
-    panicked = has_effect(s, seat, "panicked")
+    absent = withdrawal_effect(s, seat, "absent_minded")
+    panicked = withdrawal_effect(s, seat, "panicked")
     order = list(content().tiles)
     out: list[tuple[str | None, str | None]] = []
     drops: list[str | None] = [t for t in order if t in tiles] if absent else [None]
@@ -324,6 +370,50 @@ def use_charm(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
     end_turn(s, ev)
 
 
+def choose_character(s: GrizzledState, seat: int, cid: str, ev: Events) -> None:
+    """GR-11: record a secret choice (replaceable); resolve all together once every chooser chose."""
+    s.picks[str(seat)] = cid
+    t = character_text(cid)
+    say(ev, f"You asked for {t.en}. You may change your choice until everyone has chosen.",
+        f"Bạn đã chọn {t.vi}. Bạn có thể đổi cho đến khi mọi người đã chọn.", to=seat)
+    if all(str(p) in s.picks for p in s.choosers):
+        resolve_characters(s, ev)
+
+
+def resolve_characters(s: GrizzledState, ev: Events) -> None:
+    """GR-11: each Grizzled asked for goes to the first asker in ``clash_order``; the others choose
+    again among the Grizzled still free. The first Mission starts once everyone has one."""
+    again: list[int] = []
+    for p in clash_order(s):
+        if p not in s.choosers:
+            continue
+        cid = s.picks[str(p)]
+        if cid in s.characters:
+            again.append(p)
+        else:
+            s.characters[p] = cid
+    kept = [p for p in s.choosers if p not in again]
+    shown = [(f"{name(s, p)}: {character_text(s.characters[p]).en}",
+              f"{name(s, p)}: {character_text(s.characters[p]).vi}") for p in kept]
+    say(ev, "Grizzled chosen — " + "; ".join(en for en, _ in shown) + ".",
+        "Các Grizzled đã chọn — " + "; ".join(vi for _, vi in shown) + ".")
+    for p in again:
+        cid = s.picks[str(p)]
+        holder = name(s, s.characters.index(cid))
+        ch = character(cid).name
+        say(ev, f"{name(s, p)} also asked for {ch}, but {holder} comes first in turn order from the Leader and "
+                f"keeps it: {name(s, p)} chooses again.",
+            f"{name(s, p)} cũng chọn {ch}, nhưng {holder} đứng trước theo thứ tự lượt tính từ Lãnh đạo nên giữ "
+            f"thẻ này: {name(s, p)} chọn lại.")
+    s.picks = {}
+    s.choosers = sorted(again)
+    if not again:
+        s.phase = INTENSITY
+        s.turn = s.leader
+        say(ev, f"{name(s, s.leader)} is the first Mission Leader and chooses the Intensity.",
+            f"{name(s, s.leader)} là Lãnh đạo nhiệm vụ đầu tiên và chọn Cường độ.")
+
+
 def speech(s: GrizzledState, seat: int, threat: str, ev: Events) -> None:
     """GR-32: the token is removed; others in the Mission holding the threat may answer."""
     s.speech_held[seat] -= 1
@@ -376,8 +466,9 @@ def finish_speech(s: GrizzledState, ev: Events) -> None:
 
 
 def tile_target(s: GrizzledState, seat: int, tile: str) -> int:
-    """GR-42: counted from the giver by type, wrapping; Selfish sends it to the giver (GR-8)."""
-    if has_effect(s, seat, "selfish"):
+    """GR-42: counted from the giver by type, wrapping; Selfish sends it to the giver (GR-8),
+    unless the giver withdraws with an empty hand (GR-36)."""
+    if withdrawal_effect(s, seat, "selfish"):
         return seat
     return (seat + content().tiles[tile].offset) % s.n
 
@@ -405,7 +496,7 @@ def withdraw(s: GrizzledState, seat: int, place: str | None, drop: str | None, e
             f"Bạn đã đặt thẻ {tiles[place].name.vi}: hỗ trợ {name(s, target)}.", to=seat)
     else:
         say(ev, f"{name(s, seat)} withdraws without a Support tile.", f"{name(s, seat)} rút lui, không có thẻ Hỗ trợ.")
-    clumsy = has_effect(s, seat, "clumsy_draw")
+    clumsy = withdrawal_effect(s, seat, "clumsy_draw")
     s.withdrawn[seat] = True
     if clumsy:
         if not s.trials:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from engines.grizzled import rules
 from engines.grizzled.content import content
-from engines.grizzled.state import INTENSITY, GrizzledState
+from engines.grizzled.state import CHOOSE, INTENSITY, GrizzledState
 from engines.rng import Rng
 
 TRIALS_PILE_SIZE = 25  # GR-13: the rest form the Morale Reserve
+CHARACTER_MODES = ("choose", "random")  # GR-11: the players choose (default), or the Grizzled are dealt
 
 
 def deal_tiles(n: int, rng: Rng) -> list[list[str]]:
@@ -24,12 +25,16 @@ def deal_tiles(n: int, rng: Rng) -> list[list[str]]:
     return [[*base, pool.pop()] for _ in range(n)]
 
 
-def new_state(players: list[str], seed: int) -> GrizzledState:
+def new_state(players: list[str], seed: int, characters: str = "choose") -> GrizzledState:
+    """GR-11: with ``characters="choose"`` every seat secretly chooses its Grizzled first (the
+    ``CHOOSE`` phase, ``rules.choose_character``); with ``"random"`` they are dealt here. The deal
+    is drawn in both modes, so one seed gives the same piles, tiles and Leader either way."""
     c = content()
     n = len(players)
     rng = Rng(seed)
-    characters = [ch.id for ch in c.characters]
-    rng.shuffle(characters)  # GR-11 OPEN: random assignment
+    dealt = [ch.id for ch in c.characters]
+    rng.shuffle(dealt)
+    choosing = characters == "choose"
     cards = list(c.cards)
     rng.shuffle(cards)  # GR-13 OPEN: shuffle all 59
     trials, reserve = cards[:TRIALS_PILE_SIZE], cards[TRIALS_PILE_SIZE:]
@@ -37,7 +42,7 @@ def new_state(players: list[str], seed: int) -> GrizzledState:
     leader = rng.below(n)  # GR-15 OPEN: random first Leader
     return GrizzledState(
         players=players,
-        characters=characters[:n],
+        characters=[""] * n if choosing else dealt[:n],
         rng=rng.state,
         trials=trials,
         reserve=reserve,
@@ -51,6 +56,7 @@ def new_state(players: list[str], seed: int) -> GrizzledState:
         withdrawn=[False] * n,
         placed_tile=[None] * n,
         placed_to=[None] * n,
-        phase=INTENSITY,
+        phase=CHOOSE if choosing else INTENSITY,
         turn=leader,
+        choosers=list(range(n)) if choosing else [],
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Phases of play. Each names who acts (see engine.to_act).
+CHOOSE = "choose"  # the seats in `choosers` secretly choose their Grizzled at once (GR-11)
 INTENSITY = "intensity"  # the Leader picks the Intensity (GR-20)
 TURN = "turn"  # seat `turn` takes one action (GR-25)
 SPEECH = "speech"  # other players in the Mission secretly answer a Speech (GR-32, GR-33)
@@ -23,7 +24,7 @@ OVER = "over"
 @dataclass
 class GrizzledState:
     players: list[str]
-    characters: list[str]  # character id per seat
+    characters: list[str]  # character id per seat; "" while that seat is still choosing (GR-11)
     rng: int
     trials: list[str]  # card ids, top = last (on the Peace card)
     reserve: list[str]  # card ids, top = last (the Morale Reserve on the Monument card)
@@ -45,6 +46,8 @@ class GrizzledState:
     speaker: int | None = None
     responders: list[int] = field(default_factory=list)
     responses: dict[str, str] = field(default_factory=dict)  # seat -> face discarded, "" = keep
+    choosers: list[int] = field(default_factory=list)  # seats choosing a Grizzled in this round (GR-11)
+    picks: dict[str, str] = field(default_factory=dict)  # seat -> Grizzled asked for (secret, replaceable)
     failed: bool = False  # the Mission that just ended failed (Support uses it, GR-46)
     result: str = ""  # "", "won" or "lost"
     reason: str = ""  # key into engine reason texts
@@ -63,7 +66,7 @@ class GrizzledState:
         """A copy whose lists can be changed freely (cheaper than deepcopy; only lists nest)."""
         return GrizzledState(
             players=self.players,  # never changed
-            characters=self.characters,  # never changed
+            characters=list(self.characters),
             rng=self.rng,
             trials=list(self.trials),
             reserve=list(self.reserve),
@@ -85,6 +88,8 @@ class GrizzledState:
             speaker=self.speaker,
             responders=list(self.responders),
             responses=dict(self.responses),
+            choosers=list(self.choosers),
+            picks=dict(self.picks),
             failed=self.failed,
             result=self.result,
             reason=self.reason,

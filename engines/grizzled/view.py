@@ -1,7 +1,7 @@
 """What one seat may know (GR-55, GR-56), and its plain-text rendering for a mail body.
 
-Private: the seat's own hand, its unplaced Support tiles, the tile it placed this Mission and
-its secret answer to a Speech. Public: No Man's Land, Hard Knocks in play, charm sides, Speech
+Private: the seat's own hand, its unplaced Support tiles, the tile it placed this Mission, its
+secret answer to a Speech and the Grizzled it asked for while the choice is open (GR-11). Public: No Man's Land, Hard Knocks in play, charm sides, Speech
 tokens, who has withdrawn or placed a tile, pile sizes and hand sizes. The Trials pile, the
 Morale Reserve and the RNG are never shown. ``render_view`` reads the view only.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from engines.grizzled import rules
 from engines.grizzled.content import content
-from engines.grizzled.state import CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
+from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
 
 
 def _face(cid: str) -> str:
@@ -31,9 +31,15 @@ def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
         "you": seat,
         "players": list(s.players),
         "grizzled": [
-            {"name": chars[cid].name, "charm": chars[cid].charm, "charm_ready": s.charm_ready[p]}
+            {"name": chars[cid].name, "charm": chars[cid].charm, "charm_ready": s.charm_ready[p]} if cid else None
             for p, cid in enumerate(s.characters)
         ],
+        "choosing": None if s.phase != CHOOSE else {
+            "waiting": [p for p in s.choosers if str(p) not in s.picks],
+            "free": [{"name": chars[cid].name, "charm": chars[cid].charm, "command": f"choose {cid}"}
+                     for cid in rules.free_characters(s)],
+            "first": rules.clash_order(s),
+        },
         "mission": s.mission,
         "phase": s.phase,
         "leader": s.leader,
@@ -49,6 +55,7 @@ def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
         "withdrawn": list(s.withdrawn),
         "placed": [t is not None for t in s.placed_tile],
         "tile_counts": [len(t) for t in s.tiles],
+        "intensity": None if s.phase != INTENSITY else {"min": rules.min_intensity(s), "max": rules.max_intensity(s)},
         "speech_supply": s.speech_supply,
         "speech_held": list(s.speech_held),
         "speech": None if s.phase != SPEECH else {
@@ -62,12 +69,22 @@ def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
         "tiles": list(s.tiles[seat]) if seat is not None else None,
         "my_placed": s.placed_tile[seat] if seat is not None else None,
         "my_answer": s.responses.get(str(seat)) if seat is not None else None,
+        "my_pick": _pick_name(s, seat, chars),
     }
+
+
+def _pick_name(s: GrizzledState, seat: int | None, chars: Mapping[str, Any]) -> str | None:
+    """The Grizzled the seat asked for while the choice is open; an id that is not one (a planted
+    marker) shows as itself."""
+    pick = s.picks.get(str(seat)) if seat is not None else None
+    return None if pick is None else (chars[pick].name if pick in chars else pick)
 
 
 def seat_must_act(s: GrizzledState, seat: int) -> bool:
     if s.phase == OVER:
         return False
+    if s.phase == CHOOSE:
+        return seat in s.choosers and str(seat) not in s.picks
     if s.phase == SPEECH:
         return seat in s.responders and str(seat) not in s.responses
     return seat == s.turn
@@ -93,6 +110,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     if view["result"]:
         lines.append(T("GAME OVER: ", "KẾT THÚC: ") + (view["reason"]["vi" if vi else "en"] if view["reason"] else ""))
     phase_text = {
+        CHOOSE: T("everyone chooses a Grizzled", "mọi người chọn Grizzled"),
         INTENSITY: T("the Leader chooses the Intensity", "Lãnh đạo chọn Cường độ"),
         TURN: T("turns", "các lượt chơi"),
         SPEECH: T("answering a speech", "đáp lại bài phát biểu"),
@@ -120,9 +138,13 @@ def render(view: Mapping[str, Any], lang: str) -> str:
             marks.append(T("to act", "đến lượt"))
         if view["withdrawn"][p] and view["phase"] in (TURN, SPEECH, CHRISTMAS):
             marks.append(T("withdrawn", "đã rút lui") + (T(", tile placed", ", đã úp thẻ") if view["placed"][p] else ""))
-        charm = c.threat_name(g["charm"]).get(lang) + ("" if g["charm_ready"] else T(" (used)", " (đã dùng)"))
+        if g is None:
+            who, charm = T("(choosing a Grizzled)", "(đang chọn Grizzled)"), "—"
+        else:
+            who = g["name"]
+            charm = c.threat_name(g["charm"]).get(lang) + ("" if g["charm_ready"] else T(" (used)", " (đã dùng)"))
         knocks = ", ".join(face(f) for f in view["knocks"][p]) or "—"
-        lines.append(f"{pname} — {g['name']} [{'; '.join(marks)}]" if marks else f"{pname} — {g['name']}")
+        lines.append(f"{pname} — {who} [{'; '.join(marks)}]" if marks else f"{pname} — {who}")
         lines.append(T(f"  charm: {charm}; cards in hand: {view['hand_sizes'][p]}; Support tiles: "
                        f"{view['tile_counts'][p]}; Speech tokens: {view['speech_held'][p]}",
                        f"  bùa: {charm}; bài trên tay: {view['hand_sizes'][p]}; thẻ Hỗ trợ: "
@@ -135,6 +157,28 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     if helps:
         lines.append("")
         lines.extend(f"* {kt.name.get(lang)}: {kt.help.get(lang)}" for kt in helps.values())
+    if view["choosing"]:
+        ch = view["choosing"]
+        free = ", ".join(f"{g['name']} ({c.threat_name(g['charm']).get(lang)})" for g in ch["free"])
+        first = ", ".join(names[p] for p in ch["first"])
+        waiting = ", ".join(names[p] for p in ch["waiting"]) or "—"
+        lines.append("")
+        lines.append(T(f"Grizzled still free: {free}.", f"Grizzled còn trống: {free}."))
+        lines.append(T("Each of you secretly chooses one (`choose felix`, or by the lucky charm: `choose night`) and "
+                       "may change it until everyone has chosen. If two ask for the same Grizzled, the one first in "
+                       f"turn order from the Leader keeps it ({first}) and the other chooses again.",
+                       "Mỗi người bí mật chọn một thẻ (`chọn felix`, hoặc theo Bùa may mắn: `chọn đêm`) và có thể "
+                       "đổi cho đến khi mọi người đã chọn. Nếu hai người chọn cùng một Grizzled, người đứng trước theo "
+                       f"thứ tự lượt tính từ Lãnh đạo được giữ ({first}), người kia chọn lại."))
+        lines.append(T(f"Waiting for: {waiting}.", f"Đang chờ: {waiting}."))
+    if view["intensity"]:
+        lo, hi = view["intensity"]["min"], view["intensity"]["max"]
+        lines.append("")
+        lines.append(T(f"{names[view['leader']]} chooses an Intensity from {lo} to {hi}; {hi} deals the whole Trials pile.",
+                       f"{names[view['leader']]} chọn Cường độ từ {lo} đến {hi}; {hi} chia hết chồng Thử thách.")
+                     if lo < hi else
+                     T(f"{names[view['leader']]} sets Intensity {lo}, the only one possible.",
+                       f"{names[view['leader']]} chọn Cường độ {lo}, mức duy nhất có thể."))
     if view["speech"]:
         sp = view["speech"]
         waiting = ", ".join(names[p] for p in sp["waiting"]) or "—"
@@ -153,14 +197,17 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         if view["my_placed"]:
             lines.append(T(f"You placed face down: {_tile_name(view['my_placed'], lang)}.",
                            f"Bạn đã úp: {_tile_name(view['my_placed'], lang)}."))
+        if view["my_pick"]:
+            lines.append(T(f"You asked for: {view['my_pick']} (you may change it until everyone has chosen).",
+                           f"Bạn đã chọn: {view['my_pick']} (có thể đổi cho đến khi mọi người đã chọn)."))
         if view["my_answer"] is not None:
             ans = face(view["my_answer"]) if view["my_answer"] else T("keep", "giữ bài")
             lines.append(T(f"Your answer to the speech: {ans} (you may change it).",
                            f"Trả lời của bạn: {ans} (có thể đổi)."))
     lines.append("")
-    lines.append(T("Commands: play N | play rain shell | charm | speech gas | withdraw left | intensity 3 | "
-                   "discard … | keep | heal … | remove … | recover charm | decline",
-                   "Lệnh: play N (đánh) | play mưa đạn pháo | charm (bùa) | speech gas (phát biểu) | "
+    lines.append(T("Commands: choose felix | play N | play rain shell | charm | speech gas | withdraw left | "
+                   "intensity 3 | discard … | keep | heal … | remove … | recover charm | decline",
+                   "Lệnh: chọn felix | play N (đánh) | play mưa đạn pháo | charm (bùa) | speech gas (phát biểu) | "
                    "withdraw left (rút lui trái) | intensity 3 (cường độ) | discard … (bỏ) | keep (giữ)"))
     return "\n".join(lines)
 

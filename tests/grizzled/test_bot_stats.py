@@ -1,9 +1,10 @@
 """Bot statistics: the co-operative bot team against an all-random team, 1,000 games per count.
 
 Slow (``-m slow``). Prints the table that ``python -m bench.grizzled_stats`` prints. The floors
-below sit well under the measured rates (1,000 games, seeds 0..999: 2p 0 %, 3p 27 %, 4p 21 %,
-5p 11 %; the bot before the rework won 0-2 %), so a regression of the bot fails the test while
-sampling noise (about ±3 points at these rates) does not.
+below sit well under the measured rates (1,000 games, seeds 0..999, Grizzled chosen (GR-11):
+2p 0 %, 3p 35 %, 4p 28 %, 5p 14 %; before GR-36 was revised, 3p 27 %, 4p 21 %, 5p 11 %; the bot
+before its rework won 0-2 %), so a regression of the bot fails the test while sampling noise
+(about ±3 points at these rates) does not.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ GAMES = 1000
 # Minimum win rate of the co-operative team. With two players Support can never single out one
 # soldier (both tiles always point at the other, a 1-1 tie, GR-42/GR-44), so Hard Knocks cannot
 # be healed and the bot's 2-player floor is only "no worse than random".
-WIN_FLOOR = {2: 0.0, 3: 0.20, 4: 0.13, 5: 0.05}
+WIN_FLOOR = {2: 0.0, 3: 0.27, 4: 0.21, 5: 0.08}
 
 
 @pytest.mark.slow

@@ -22,7 +22,7 @@ def _choose(state: GrizzledState, seat: int) -> Action:
 
 def _scramble_hidden(state: GrizzledState, seat: int, rng: random.Random) -> GrizzledState:
     """Redeal everything ``seat`` cannot see: other hands (same sizes), the Trials pile and the
-    Morale Reserve (same sizes), other seats' unplaced tiles, their secret answers and the RNG."""
+    Morale Reserve (same sizes), other seats' unplaced tiles, the Grizzled they asked for and the RNG."""
     s = state.clone()
     others = [p for p in range(s.n) if p != seat]
     pool = [c for p in others for c in s.hands[p]] + s.trials + s.reserve
@@ -37,6 +37,9 @@ def _scramble_hidden(state: GrizzledState, seat: int, rng: random.Random) -> Gri
     for p in others:
         k = len(s.tiles[p])
         s.tiles[p], tiles = tiles[:k], tiles[k:]
+    for p in others:
+        if str(p) in s.picks:
+            s.picks[str(p)] = rng.choice(rules.free_characters(s))
     s.rng = rng.getrandbits(63)
     return s
 
@@ -74,6 +77,18 @@ def test_scrambling_really_changes_hidden_cards() -> None:
     assert scrambled.hands[seat] == state.hands[seat]
     assert scrambled.trials + scrambled.reserve != state.trials + state.reserve
     assert unseen_cards(scrambled, seat) == unseen_cards(state, seat)
+
+
+def test_bots_choose_different_grizzled_without_talking() -> None:
+    """GR-11: every bot seat asks for a different Grizzled, so no second round of choosing is needed,
+    in whatever order the seats answer."""
+    for players in (2, 3, 4, 5):
+        for seed in range(6):
+            state = ENGINE.new_game(["A", "B", "C", "D", "E"][:players], None, seed)
+            order = sorted(range(players), key=lambda p: (p * 7 + seed) % players)
+            for seat in order:
+                state, _ = ENGINE.apply(state, seat, _choose(state, seat))
+            assert state.phase == INTENSITY and len(set(state.characters)) == players
 
 
 def test_default_action_is_deterministic_legal_and_fast() -> None:

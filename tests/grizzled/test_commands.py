@@ -67,7 +67,9 @@ def test_intensity_command_and_large_numbers() -> None:
     s = position(3, phase=INTENSITY, mission=1, trials=filler(6))
     assert ENGINE.parse(s, 0, "intensity 3") == Action("intensity", (3,))
     assert ENGINE.parse(s, 0, "cường độ 3") == Action("intensity", (3,))
-    assert ENGINE.parse(s, 0, "intensity 40") == Action("intensity", (3,))  # 6 cards: 3 deals them all (GR-21)
+    with pytest.raises(IllegalCommand) as err:  # 6 cards: 3 deals them all (GR-21), 40 is not read as 3
+        ENGINE.parse(s, 0, "intensity 40")
+    assert "only possible Intensity is 3" in err.value.message.en and err.value.examples == ["intensity 3"]
 
 
 def test_errors_say_what_to_write() -> None:

@@ -65,10 +65,11 @@ def test_GR_8_fearful_must_withdraw_while_a_threat_counts_two() -> None:
 
 
 def test_GR_8_panicked_tile_is_picked_at_random() -> None:
-    """GR-8: "Panicked: their Support tile is picked at random." """
+    """GR-8: "Panicked: their Support tile is picked at random." (With cards in hand: an empty
+    hand ignores the Hard Knock, GR-36.)"""
     picked = set()
     for seed in range(20):
-        s = position(3, hands=[[], ["snow gas"], []], knocks=[["panicked"], [], []], seed=seed)
+        s = position(3, hands=[["rain gas"], ["snow gas"], []], knocks=[["panicked"], [], []], seed=seed)
         assert withdraws(s, 0) == ["withdraw"]
         s, _ = do(s, 0, "withdraw")
         assert s.placed_tile[0] in ("left", "right") and len(s.tiles[0]) == 1
@@ -77,21 +78,24 @@ def test_GR_8_panicked_tile_is_picked_at_random() -> None:
 
 
 def test_GR_8_absent_minded_removes_a_tile_before_withdrawing() -> None:
-    """GR-8: "Absent-minded: before withdrawing, removes one of their tiles." """
-    s = position(3, hands=[[], ["snow gas"], []], knocks=[["absentminded"], [], []],
+    """GR-8: "Absent-minded: before withdrawing, removes one of their tiles." (With cards in hand:
+    an empty hand ignores the Hard Knock, GR-36.)"""
+    s = position(3, hands=[["rain gas"], ["snow gas"], []], knocks=[["absentminded"], [], []],
                  tiles=[["left", "right", "right"], [], []])
     assert withdraws(s, 0) == ["withdraw right drop left", "withdraw left drop right", "withdraw right drop right"]
     s, _ = do(s, 0, "withdraw left drop right")
     assert s.placed_tile[0] == "left" and s.tiles[0] == ["right"]
-    one = position(3, hands=[[], ["snow gas"], []], knocks=[["absentminded"], [], []], tiles=[["left"], [], []])
+    one = position(3, hands=[["rain gas"], ["snow gas"], []], knocks=[["absentminded"], [], []],
+                   tiles=[["left"], [], []])
     assert withdraws(one, 0) == ["withdraw drop left"]
     one, _ = do(one, 0, "withdraw drop left")
     assert one.placed_tile[0] is None and one.tiles[0] == []
 
 
 def test_GR_8_selfish_tile_supports_the_giver() -> None:
-    """GR-8: "Selfish: the tile they place supports themselves." """
-    s = position(3, hands=[[], [], []], knocks=[["selfish"], [], []], tiles=[["left", "right"], [], []],
+    """GR-8: "Selfish: the tile they place supports themselves." (With cards in hand: an empty hand
+    ignores the Hard Knock, GR-36.)"""
+    s = position(3, hands=[["rain gas"], [], []], knocks=[["selfish"], [], []], tiles=[["left", "right"], [], []],
                  charm_ready=[False, True, True], withdrawn=[False, True, True], trials=filler(2))
     s, _ = do(s, 0, "withdraw left")
     assert s.phase == SUPPORT and s.turn == 0 and sorted(s.tiles[0]) == ["left", "right"]

@@ -24,8 +24,10 @@ def test_GR_13_four_player_setup_piles_tokens_and_tiles() -> None:
         assert s.speech_supply == 4 and s.speech_held == [0, 0, 0, 0]
         for tiles in s.tiles:
             assert len(tiles) == 3 and "left" in tiles and "right" in tiles
-        assert len(set(s.characters)) == 4 and all(s.charm_ready)
-        assert s.phase == INTENSITY and ENGINE.to_act(s) == {s.leader}
+        assert all(s.charm_ready)
+        assert ENGINE.to_act(s) == {0, 1, 2, 3}  # everyone chooses a Grizzled first (GR-11)
+        dealt = ENGINE.new_game(NAMES4, {"characters": "random"}, seed)
+        assert len(set(dealt.characters)) == 4 and dealt.phase == INTENSITY and ENGINE.to_act(dealt) == {dealt.leader}
 
 
 def test_GR_12_three_players_never_get_double_tiles() -> None:
@@ -317,3 +319,179 @@ def test_GR_45_help_may_recover_the_lucky_charm() -> None:
     assert s.phase == SUPPORT and s.turn == 1 and commands(s, 1) == ["recover charm", "decline"]
     s, _ = do(s, 1, "recover charm")
     assert s.charm_ready == [True, True, True] and s.phase == INTENSITY
+
+
+# --- Rules, second pass: the revised clauses ---------------------------------------------------
+
+
+def _withdraws(state: object, seat: int) -> list[str]:
+    return [c for c in commands(state, seat) if c.startswith("withdraw")]  # type: ignore[arg-type]
+
+
+def test_GR_36_empty_hand_clumsy_draws_nothing_on_withdrawal() -> None:
+    """GR-36 (revised): "A player with an empty hand may always withdraw, ignoring the effects of
+    their active Hard Knocks … no Hard Knock … draws cards for … a player whose hand is empty when
+    they act." Clumsy draws and plays a Trial card only for a holder with cards (GR-8)."""
+    s = position(3, hands=[[], ["night gas"], []], knocks=[["clumsy"], [], []],
+                 trials=["whistle shell", "rain whistle trap"])
+    after, events = do(s, 0, "withdraw left")
+    assert after.nml == [] and faces(after.trials) == ["rain whistle trap", "whistle shell"]
+    assert after.withdrawn[0] and after.turn == 1 and "clumsy" not in "\n".join(e.text.en for e in events)
+    holding = position(3, hands=[["snow gas"], ["night gas"], []], knocks=[["clumsy"], [], []],
+                       trials=["whistle shell", "rain whistle trap"])
+    holding, _ = do(holding, 0, "withdraw left")
+    assert faces(holding.nml) == ["rain whistle trap"]  # with cards Clumsy still draws
+
+
+def test_GR_36_empty_hand_absent_minded_keeps_every_tile() -> None:
+    """GR-36 (revised): "no Hard Knock … takes a tile from a player whose hand is empty when they
+    act": Absent-minded removes no Support tile, and the player places the one they choose."""
+    s = position(3, hands=[[], ["snow gas"], []], knocks=[["absentminded"], [], []],
+                 tiles=[["left", "right", "right"], [], []])
+    assert _withdraws(s, 0) == ["withdraw left", "withdraw right"]
+    s, _ = do(s, 0, "withdraw left")
+    assert s.placed_tile[0] == "left" and s.tiles[0] == ["right", "right"]
+
+
+def test_GR_36_empty_hand_panicked_chooses_the_tile() -> None:
+    """GR-36 (revised): an empty-handed Panicked player is not subjected to a random tile: they
+    choose it like anyone else (GR-34)."""
+    for seed in range(10):
+        s = position(3, hands=[[], ["snow gas"], []], knocks=[["panicked"], [], []], seed=seed)
+        assert _withdraws(s, 0) == ["withdraw left", "withdraw right"]
+        s, _ = do(s, 0, "withdraw right")
+        assert s.placed_tile[0] == "right" and s.tiles[0] == ["left"]
+
+
+def test_GR_36_empty_hand_selfish_tile_goes_where_it_points() -> None:
+    """GR-36 (revised): an empty-handed Selfish player's tile is not turned back to themselves; it
+    goes to the player its type targets (GR-42)."""
+    s = position(3, hands=[[], ["snow gas"], []], knocks=[["selfish"], [], []])
+    s, events = do(s, 0, "withdraw left")
+    assert s.placed_to[0] == 1 and "supports Bob" in "\n".join(e.text.en for e in events if e.visible(0))
+
+
+def test_GR_36_empty_hand_is_neither_banned_nor_forced() -> None:
+    """GR-36 (revised): "no Hard Knock bans, forces … a player whose hand is empty when they act."
+    Prideful, Hard-headed and another player's Fragile do not ban the withdrawal; Fearful does not
+    force it, so the player may still use the lucky charm instead."""
+    banned = position(3, hands=[[], ["snow gas"], []], knocks=[["prideful", "hardheaded"], ["fragile"], []])
+    assert _withdraws(banned, 0) == ["withdraw left", "withdraw right"]
+    chars = ["charles", "felix", "gustave"]  # Charles Saulière: Rain
+    fearful = position(3, characters=chars, hands=[[], ["snow gas"], []], knocks=[["fearful"], [], []],
+                       nml=["rain whistle", "rain gas"])
+    assert "charm rain gas" in commands(fearful, 0) and "withdraw left" in commands(fearful, 0)
+    holding = position(3, characters=chars, hands=[["snow shell"], ["snow gas"], []], knocks=[["fearful"], [], []],
+                       nml=["rain whistle", "rain gas"])
+    assert commands(holding, 0) == ["withdraw left", "withdraw right"]  # with cards Fearful still forces
+
+
+def test_GR_21_intensity_never_offers_more_cards_than_the_pile_deals() -> None:
+    """GR-21/GR-22: no maximum Intensity is given, but the deal stops when the pile runs out. The
+    menu stops at the Intensity that deals the whole pile, and each label says what it deals."""
+    s = position(3, phase=INTENSITY, mission=2, leader=1, turn=1, trials=filler(7))
+    choices = {c.command: c.label.en for c in ENGINE.legal_actions(s, 1)}
+    assert list(choices) == ["intensity 1", "intensity 2", "intensity 3"]
+    assert "3 card(s) to each player" not in choices["intensity 3"]
+    assert "7" in choices["intensity 3"] and "Bob 3, Chi 2, Alice 2" in choices["intensity 3"]
+    assert "2 card(s) to each player" in choices["intensity 2"]
+    dealt, _ = do(s, 1, "intensity 3")
+    assert [len(h) for h in dealt.hands] == [2, 3, 2] and dealt.trials == []
+
+
+def test_GR_21_an_impossible_intensity_is_refused_with_what_is_possible() -> None:
+    """GR-21: `intensity 12` when 12 is not possible is an error that says what is — never silently
+    another number. Too small is refused the same way (GR-20)."""
+    s = position(3, phase=INTENSITY, mission=2, trials=filler(7))
+    for text in ("intensity 12", "cường độ 4"):
+        with pytest.raises(IllegalCommand) as err:
+            ENGINE.parse(s, 0, text)
+        assert "1 to 3" in err.value.message.en and "7" in err.value.message.en
+        assert "1 đến 3" in err.value.message.vi
+        assert "intensity 3" in err.value.examples
+    first = position(3, phase=INTENSITY, mission=1, trials=[*filler(8), "rain shell"])
+    with pytest.raises(IllegalCommand) as low:
+        ENGINE.parse(first, 0, "intensity 2")
+    assert "3 to 3" not in low.value.message.en and "at least 3" in low.value.message.en
+
+
+GRIZZLED = ["felix", "gustave", "charles", "gaston", "lazare", "anselme"]  # data/characters.toml order
+
+
+def _seen(state: object, seat: int | None) -> str:
+    view = ENGINE.view(state, seat)  # type: ignore[arg-type]
+    return str(view) + ENGINE.render_view(view, "en") + ENGINE.render_view(view, "vi")
+
+
+def test_GR_11_players_choose_their_grizzled_secretly_and_at_once() -> None:
+    """GR-11 (revised): "Each player chooses a different Grizzled card, charm side up" — a secret
+    simultaneous choice at the start: every seat acts at once, each may replace its choice until
+    the last one has chosen, and nobody sees another's choice before that."""
+    s = ENGINE.new_game(NAMES4, None, 3)
+    assert ENGINE.to_act(s) == {0, 1, 2, 3} and s.phase != INTENSITY
+    assert commands(s, 0) == [f"choose {c}" for c in GRIZZLED]
+    key = ENGINE.decision_key(s, 0)
+    before = {p: ENGINE.view(s, p) for p in (1, 2, 3, None)}
+    s, events = do(s, 0, "choose felix")
+    assert ENGINE.to_act(s) == {1, 2, 3}
+    assert {ENGINE.decision_key(s, p) for p in range(4)} == {key}
+    assert "You asked for: Félix Moreau" in _seen(s, 0) and "Félix" in "\n".join(e.text.en for e in events)
+    for other in (1, 2, 3, None):  # the others learn only that Alice has chosen
+        view = ENGINE.view(s, other)
+        assert view["choosing"]["waiting"] == [1, 2, 3] and view["to_act"] == [1, 2, 3]
+        assert {k: v for k, v in view.items() if k not in ("choosing", "to_act")} == \
+            {k: v for k, v in before[other].items() if k not in ("choosing", "to_act")}
+        assert view["choosing"]["free"] == before[other]["choosing"]["free"]
+        assert "asked for" not in _seen(s, other) and all(not e.visible(other) for e in events)
+    assert commands(s, 0) == [f"choose {c}" for c in GRIZZLED], "a seat that chose may replace its choice"
+    s, _ = do(s, 0, "chọn Gaston")  # replaced: Félix is free again
+    s, _ = do(s, 1, "choose night")  # by the lucky charm: Félix Moreau
+    s, _ = do(s, 2, "choose rain")  # Charles Saulière
+    assert ENGINE.decision_key(s, 3) == key
+    s, events = do(s, 3, "pick Lazare Bonticelli")
+    assert s.characters == ["gaston", "felix", "charles", "lazare"] and all(s.charm_ready)
+    assert s.phase == INTENSITY and ENGINE.to_act(s) == {s.leader}
+    public = "\n".join(e.text.en for e in events if e.visible(None))
+    assert "Alice: Gaston Fayard" in public and "Dung: Lazare Bonticelli" in public
+
+
+def test_GR_11_a_clash_goes_to_the_first_in_turn_order_from_the_leader() -> None:
+    """GR-11 (revised): "when two players want the same card the one who asked first keeps it and
+    the other chooses again." First = first in the game's turn order, the first Mission Leader then
+    clockwise (GR-24), whoever's mail came first."""
+    s = ENGINE.new_game(["Alice", "Bob", "Chi"], None, 5)
+    s.leader = s.turn = 1  # turn order: Bob, Chi, Alice
+    s, _ = do(s, 0, "choose felix")  # Alice asks first ...
+    s, _ = do(s, 2, "choose felix")  # ... but Chi comes before her from the Leader
+    key = ENGINE.decision_key(s, 0)
+    s, events = do(s, 1, "choose gustave")
+    assert s.characters == ["", "gustave", "felix"]
+    assert ENGINE.to_act(s) == {0} and ENGINE.decision_key(s, 0) != key
+    assert commands(s, 0) == [f"choose {c}" for c in GRIZZLED if c not in ("felix", "gustave")]
+    public = "\n".join(e.text.en for e in events if e.visible(None))
+    assert "Alice also asked for Félix Moreau" in public and "Alice chooses again" in public
+    with pytest.raises(IllegalCommand):
+        ENGINE.parse(s, 0, "choose felix")
+    s, _ = do(s, 0, "choose anselme")
+    assert s.characters == ["anselme", "gustave", "felix"] and s.phase == INTENSITY and ENGINE.to_act(s) == {1}
+    leader_wins = ENGINE.new_game(["Alice", "Bob", "Chi"], None, 5)
+    leader_wins.leader = leader_wins.turn = 1
+    for seat in (0, 2, 1):
+        leader_wins, _ = do(leader_wins, seat, "choose charles")  # the Leader asks last and keeps it
+    assert leader_wins.characters == ["", "charles", ""] and ENGINE.to_act(leader_wins) == {0, 2}
+
+
+def test_GR_11_option_random_deals_the_grizzled_as_before() -> None:
+    """GR-11 (revised): "a game option `characters=random` deals them instead (for bots and quick
+    games)". The seed deals the same piles, tiles and Leader with either option."""
+    before = {0: ["lazare", "charles", "anselme", "gaston"], 1: ["felix", "gustave", "gaston", "charles"],
+              2: ["charles", "anselme", "felix", "gaston"]}  # what the engine dealt before the revision
+    for seed, characters in before.items():
+        dealt = ENGINE.new_game(NAMES4, {"characters": "random"}, seed)
+        assert dealt.characters == characters and dealt.phase == INTENSITY and ENGINE.to_act(dealt) == {dealt.leader}
+        chosen = ENGINE.new_game(NAMES4, {"characters": "choose"}, seed)
+        assert (chosen.trials, chosen.reserve, chosen.tiles, chosen.leader) == \
+            (dealt.trials, dealt.reserve, dealt.tiles, dealt.leader)
+    assert ENGINE.resolve_options(None) == {"characters": "choose"}
+    with pytest.raises(ValueError, match="choose, random"):
+        ENGINE.new_game(NAMES4, {"characters": "auction"}, 1)

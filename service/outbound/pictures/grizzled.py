@@ -87,11 +87,13 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
         you = seat == view.get("you")
         box = (16, y, WIDTH - 16, y + 86)
         d.rounded_rectangle(box, radius=8, fill="#FFFFFF", outline=BLUE if you else LINE, width=3 if you else 1)
-        g = grizzled[seat] if seat < len(grizzled) else {}
+        g = (grizzled[seat] if seat < len(grizzled) else None) or {}  # None: still choosing (GR-11)
         out = (view.get("withdrawn") or [False] * len(players))[seat]
         head = fit(name, 18) + (" (bạn)" if vi and you else " (you)" if you else "")
         if g:
             head += f" — {fit(str(g.get('name', '')), 22)}"
+        elif view.get("phase") == "choose":
+            head += " — (đang chọn Grizzled)" if vi else " — (choosing a Grizzled)"
         d.text((28, y + 16), head, font=font(14, True), fill=INK, anchor="lm")
         status = []
         if out:
