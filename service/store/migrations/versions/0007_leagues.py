@@ -13,7 +13,7 @@ import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0007'
-down_revision = '0002'
+down_revision = '0006'
 branch_labels = None
 depends_on = None
 
