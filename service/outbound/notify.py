@@ -7,6 +7,7 @@ The only things taken from a game are ``engine.view(state, seat)`` rendered by
 Who gets a mail (brdgme: "play-by-email, not notify-by-email"): a seat whose decision is new
 (its turn), the seat whose reply caused the change (a confirmation with its results), and
 everyone when the game ends. Others collect the events in their next mail's digest.
+A seat kept by a bot (``GameSeat.bot``, see ``service.play.seats``) gets no mail.
 """
 
 from __future__ import annotations
@@ -153,6 +154,8 @@ def queue_game_mails(
     to_act = frozenset() if over else engine.to_act(state)
     for seat_row, player in seats:
         seat = seat_row.seat
+        if seat_row.bot:
+            continue  # a bot-kept seat's decisions are played at once; nobody reads its mail
         if started:
             purpose = "started"
         elif over:

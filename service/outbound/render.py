@@ -32,7 +32,8 @@ LOOP_HEADER = "X-PBEM-Loop"
 #: Subject tag of mails that belong to no game (answers to the plain service address).
 SERVICE_TAG = "[PBEM]"
 
-PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", "info", "finished", "invite")
+PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", "info", "finished", "invite",
+            "reminder")
 
 
 def default_templates_dir() -> Path:
@@ -71,6 +72,7 @@ class Renderer:
         ctx: dict[str, Any] = {
             "marker": MARKER, "service_name": self.service_name, "lang": lang, "game": None,
             "results": None, "digest": [], "board": "", "menu": [], "examples": [], "deadline": None, "lines": [], "commands": [],
+            "games": [],
             **values,
         }
         text_tpl = self._text.get_template(f"{lang}/{purpose}.txt.j2")

@@ -21,6 +21,7 @@ from service.context import AppContext
 from service.outbound.keys import KeyInfo
 from service.outbound.notify import Results, mail_to_seat, queue_game_mails
 from service.play.player_commands import GAME_COMMANDS, CommandFailed, Turn, find_command, help_lines
+from service.play.seats import play_bot_seats
 from service.store.games import load, log_move, save_state, seats_of
 from service.store.models import Game, GameSeat, Outbox, Player
 
@@ -106,6 +107,10 @@ def handle_game_reply(
     else:
         turn.results.ignored.extend(lines[MAX_LINES:])
     if turn.changed:
+        if not seat_row.bot:
+            seat_row.misses = 0  # a move of the player's own: no longer "missed in a row"
+        if game.status == "active":  # a bot-kept seat that must act now moves at once
+            turn.state, _ = play_bot_seats(session, ctx, game, engine, turn.state)
         save_state(session, ctx, game, engine, turn.state)
     if turn.changed or turn.ended:
         queue_game_mails(session, ctx, game, engine, turn.state, actor=turn.seat, results=turn.results)
