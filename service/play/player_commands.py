@@ -442,10 +442,12 @@ def find_command(commands: list[Command], line: str) -> tuple[Command, list[str]
     fillers around it ("resign please", "nghỉ 7 nhé") are dropped first
     (``engines.wording.strip_fillers``), never words inside a sentence."""
     found = _find_command(commands, line)
-    if found is None:
-        stripped = strip_fillers(line)
-        if stripped and stripped != line.strip():
-            found = _find_command(commands, stripped)
+    stripped = strip_fillers(line)
+    if not stripped or stripped == line.strip():
+        return found
+    alt = _find_command(commands, stripped)
+    if found is None or (alt is not None and alt[0] is found[0] and len(alt[1]) < len(found[1])):
+        return alt  # "takeover 1 please" -> takeover ["1"]; "b@x.test" keeps its dot otherwise
     return found
 
 

@@ -310,20 +310,24 @@ def act_on_missed(session: Session, ctx: AppContext, game_id: int) -> bool:
         return True
     late_ids = {row.seat for row, _ in late}
     for row, player in seats:
-        if row.bot and row.seat not in late_ids:
-            continue
         if row.bot:
-            continue  # just abandoned: no more mail to this seat
-        you = row.seat in late_ids
-        title = _missed_title([p.name for r, p in late if r.seat != row.seat], you, played.get(row.seat),
-                              policy.on_miss, player.lang)
+            continue  # kept by a bot (perhaps just now): no more mail to this seat
+        what = [(p.name, _what_happened(r, played, policy.on_miss)) for r, p in late if r.seat != row.seat]
+        title = _missed_title(what, row.seat in late_ids, played.get(row.seat), player.lang)
         mail_to_seat(session, ctx, game, engine, state, row, player, "info", names=names, kind="missed",
                      extra={"title": title})
     return True
 
 
-def _missed_title(others: list[str], you: bool, your_move: str | None, on_miss: str, lang: str) -> str:
-    """The first line of a missed-deadline mail, for one reader."""
+def _what_happened(row: GameSeat, played: dict[int, str], on_miss: str) -> str:
+    if row.bot:
+        return "bot"
+    return "played" if row.seat in played else "wait" if on_miss == "wait" else "played"
+
+
+def _missed_title(others: list[tuple[str, str]], you: bool, your_move: str | None, lang: str) -> str:
+    """The first line of a missed-deadline mail for one reader: what happened to them, then
+    to each other late player (``others``: name and ``bot`` | ``played`` | ``wait``)."""
     parts: list[str] = []
     if you:
         if your_move is not None:
@@ -332,12 +336,13 @@ def _missed_title(others: list[str], you: bool, your_move: str | None, on_miss: 
         else:
             parts.append(Text("You missed the deadline; the game waits for you — please move now",
                               "Bạn đã lỡ hạn chót; ván chơi đang chờ bạn — hãy đi ngay nhé").get(lang))
-    if others:
-        who = {"en": " and ", "vi": " và "}[lang].join(others)
-        verb = {"en": "missed the deadline", "vi": "đã lỡ hạn chót"}[lang]
-        what = {"en": {"wait": "the game waits for them", "default": "a default move was played for them",
-                       "skip": "their turn was skipped or a default move played"},
-                "vi": {"wait": "ván chơi chờ họ", "default": "hệ thống đã đi thay họ một nước mặc định",
-                       "skip": "lượt của họ bị bỏ qua hoặc được đi thay"}}[lang][on_miss]
-        parts.append(f"{who} {verb}; {what}")
+    for name, what in others:
+        parts.append({
+            "bot": Text(f"{name} missed the deadline again; a bot keeps their seat until a substitute takes it over",
+                        f"{name} lại lỡ hạn chót; máy sẽ giữ chỗ của họ cho đến khi có người thay"),
+            "played": Text(f"{name} missed the deadline; a default move was played for them",
+                           f"{name} đã lỡ hạn chót; hệ thống đã đi thay họ một nước mặc định"),
+            "wait": Text(f"{name} missed the deadline; the game waits for them",
+                         f"{name} đã lỡ hạn chót; ván chơi đang chờ họ"),
+        }[what].get(lang))
     return ". ".join(parts)
