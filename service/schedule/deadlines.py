@@ -109,12 +109,12 @@ def pause(session: Session, ctx: AppContext, game: Game) -> None:
 
 def resume(session: Session, ctx: AppContext, game: Game) -> datetime | None:
     """Start the clock again with the time that was left (a full decision's time when a move
-    was made meanwhile); returns the new deadline."""
+    was made meanwhile: ``save_state`` forgets ``paused_left``); returns the new deadline."""
     if not game.paused:
         return game.deadline
     now = ctx.clock.now()
     game.paused = False
-    if game.paused_left is not None and game.updated_at <= (game.turn_started_at or game.updated_at):
+    if game.paused_left is not None:
         game.deadline = now + timedelta(seconds=game.paused_left)
     else:
         policy = policy_of(game, ctx.settings)

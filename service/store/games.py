@@ -94,6 +94,8 @@ def save_state(session: Session, ctx: AppContext, game: Game, engine: Engine[Any
         "state": engine.to_json(state), "version": game.version + 1, "updated_at": now, "status": status,
         "deadline": None if status != "active" else next_deadline(session, ctx, game, engine, state, now),
         "turn_started_at": now,
+        # paused: a move opens a new decision, which gets its whole time when resumed
+        "paused_left": None if game.paused else game.paused_left,
         "outcome": json.dumps(outcome.to_json()) if outcome is not None else game.outcome,
     }
     result = session.execute(

@@ -82,6 +82,12 @@ class DeadlinePolicy:
             raise PolicyError(f"unknown field(s): {', '.join(unknown)}")
         if "reminders" in values:
             values = {**values, "reminders": tuple(float(r) for r in values["reminders"])}
+        return self._fitted(values)
+
+    def _fitted(self, values: dict[str, Any]) -> DeadlinePolicy:
+        """``replace`` that drops the old reminders a new, shorter time no longer fits."""
+        if "hours" in values and "reminders" not in values:
+            values = {**values, "reminders": tuple(r for r in self.reminders if r < values["hours"])}
         return replace(self, **values)
 
     @classmethod
@@ -117,7 +123,7 @@ class DeadlinePolicy:
                 if isinstance(exc, PolicyError):
                     raise
                 raise PolicyError(f"{word!r}: not a number") from None
-        return replace(base, **values)
+        return base._fitted(values)
 
     def describe(self, lang: str = "en") -> str:
         """One line for a mail or the admin's screen."""
