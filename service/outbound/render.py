@@ -8,10 +8,12 @@ template cannot leak a secret the view does not hold.
 
 from __future__ import annotations
 
+import base64
 import binascii
 import itertools
 import sys
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.header import Header
@@ -42,6 +44,15 @@ def default_templates_dir() -> Path:
     in_checkout = Path(__file__).resolve().parents[2] / "mail_templates"
     installed = Path(sys.prefix) / "share" / "pbem" / "mail_templates"
     return in_checkout if in_checkout.is_dir() or not installed.is_dir() else installed
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a mail (a deadline as an iCalendar event)."""
+
+    content_type: str  # e.g. "text/calendar; method=PUBLISH"
+    filename: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -121,9 +132,11 @@ def build_message(
     message_id: str,
     date: datetime,
     in_reply_to: str | None = None,
+    attachments: Sequence[Attachment] = (),
 ) -> bytes:
     """The raw bytes of a multipart/alternative mail with our loop defences and threading
-    headers; both parts UTF-8 quoted-printable, so the raw mail stays readable.
+    headers; both parts UTF-8 quoted-printable, so the raw mail stays readable. With an
+    ``attachments`` (calendar events) the alternative is the first part of a multipart/mixed.
 
     Only the header block goes through the email package (compat32: encoding and folding);
     the body is assembled here. The mail is only serialised, never read back, and the email
@@ -145,8 +158,13 @@ def build_message(
     head["Auto-Submitted"] = "auto-generated"
     head[LOOP_HEADER] = from_address
     # the multipart lines by hand: a payload-less compat32 multipart would get empty parts
-    parts = [f'MIME-Version: 1.0\nContent-Type: multipart/alternative;\n boundary="{boundary}"\n'.encode("ascii"),
-             head.as_bytes().rstrip(b"\n") + b"\n"]
+    alternative = f'Content-Type: multipart/alternative;\n boundary="{boundary}"\n'.encode("ascii")
+    mixed = f"=_pbem_mixed_{uuid.uuid4().hex}"
+    if not attachments:
+        parts = [b"MIME-Version: 1.0\n" + alternative, head.as_bytes().rstrip(b"\n") + b"\n"]
+    else:
+        parts = [f'MIME-Version: 1.0\nContent-Type: multipart/mixed;\n boundary="{mixed}"\n'.encode("ascii"),
+                 head.as_bytes().rstrip(b"\n") + b"\n", f"\n--{mixed}\n".encode("ascii") + alternative]
     for subtype, body in (("plain", rendered.text), ("html", rendered.html)):
         parts.append(
             f"\n--{boundary}\nContent-Type: text/{subtype}; charset=\"utf-8\"\n"
@@ -154,6 +172,15 @@ def build_message(
         )
         parts.append(utf8_qp(body))
     parts.append(f"\n--{boundary}--\n".encode("ascii"))
+    for attachment in attachments:
+        parts.append(
+            f"\n--{mixed}\nContent-Type: {attachment.content_type}; charset=\"utf-8\"; name=\"{attachment.filename}\"\n"
+            f"Content-Disposition: attachment; filename=\"{attachment.filename}\"\n"
+            "Content-Transfer-Encoding: base64\n\n".encode("ascii")
+        )
+        parts.append(base64.encodebytes(attachment.data).rstrip(b"\n"))
+    if attachments:
+        parts.append(f"\n--{mixed}--\n".encode("ascii"))
     return b"".join(parts)
 
 

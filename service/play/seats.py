@@ -334,16 +334,17 @@ def mark_unreachable(session: Session, ctx: AppContext, address: str) -> Player 
 
 def notify_seats(session: Session, ctx: AppContext, game: Game, title: Any, *, skip: set[int | None] | None = None,
                  purpose: str = "info", extra: dict[str, Any] | None = None,
-                 engine_state: tuple[Engine[Any], Any] | None = None) -> None:
-    """One mail to every human seat of ``game`` (not bot-kept, not in ``skip`` player ids),
-    titled ``title(lang, tz)``; built from that seat's view (of ``engine_state``, default the
-    stored state), with its digest and menu."""
+                 engine_state: tuple[Engine[Any], Any] | None = None, only_to_act: bool = False) -> None:
+    """One mail to every human seat of ``game`` (not bot-kept, not in ``skip`` player ids;
+    with ``only_to_act`` only the seats that must act), titled ``title(lang, tz)``; built from
+    that seat's view (of ``engine_state``, default the stored state), with digest and menu."""
     assert game.id is not None
     engine, state = engine_state or load(game)
     seats = seats_of(session, game.id)
     names = [p.name for _, p in seats]
+    to_act = engine.to_act(state)
     for row, player in seats:
-        if row.bot or (skip and player.id in skip):
+        if row.bot or (skip and player.id in skip) or (only_to_act and row.seat not in to_act):
             continue
         mail_to_seat(session, ctx, game, engine, state, row, player, purpose, names=names, kind="info",
                      extra={"title": title(player.lang, player.tz), **(extra or {})})

@@ -11,7 +11,8 @@ after the call, and retry on ``StaleGame`` where a game's state is written):
   ``policy_of(game, settings)``, ``DeadlinePolicy.to_json()`` / ``from_json``.
 - ``set_policy(session, ctx, game, policy)`` — store it; the running decision's deadline is
   recomputed from when it opened under the new time per decision.
-- ``extend(session, ctx, game, delta)`` — move the current deadline (reminders re-arm).
+- ``extend(session, ctx, game, delta, notify=True)`` — move the current deadline (reminders
+  re-arm; the players who must act are mailed the new one, ``tell_new_deadline``).
 - ``pause(session, ctx, game)`` / ``resume(session, ctx, game)`` — stop the clock (no
   deadline, no reminders, no misses) and start it again with the time that was left.
 - ``due_reminders`` / ``send_reminders`` and ``act_on_missed(session, ctx, game_id)`` — what
@@ -54,13 +55,13 @@ from service.context import AppContext
 from service.outbound.notify import mail_to_seat, queue_game_mails
 from service.outbound.outbox import queue_mail
 from service.outbound.render import SERVICE_TAG, format_deadline, subject_tag
-from service.play.seats import play_bot_seats, tell_operator
+from service.play.seats import notify_seats, play_bot_seats, tell_operator
 from service.store.games import load, log_move, save_state, seats_of
 from service.store.models import Game, GameSeat, Player
 from service.store.policy import DeadlinePolicy, PolicyError, deadline_after, miss_time, policy_of
 
 __all__ = ["DeadlinePolicy", "PolicyError", "act_on_missed", "due_reminders", "extend", "pause", "policy_of",
-           "resume", "send_reminders", "set_policy"]
+           "resume", "send_reminders", "set_policy", "tell_new_deadline"]
 
 #: Menu commands that mean "pass my turn" (an engine whose menu has one allows ``skip``).
 PASS_COMMANDS = ("pass", "skip")
@@ -79,10 +80,12 @@ def set_policy(session: Session, ctx: AppContext, game: Game, policy: DeadlinePo
     session.add(game)
 
 
-def extend(session: Session, ctx: AppContext, game: Game, delta: timedelta) -> datetime:
+def extend(session: Session, ctx: AppContext, game: Game, delta: timedelta, *, notify: bool = True) -> datetime:
     """Move the current deadline by ``delta`` (negative shortens, not before now); returns it.
 
-    Reminders re-arm by themselves: a reminder point later than the last reminder is due again.
+    With ``notify`` the players who must act get a mail with the new deadline (and, with
+    ``calendar on``, the updated event). Reminders re-arm by themselves: a reminder point
+    later than the last reminder is due again.
     """
     if game.status != "active":
         raise ValueError(f"game {game.id} is not running")
@@ -93,7 +96,22 @@ def extend(session: Session, ctx: AppContext, game: Game, delta: timedelta) -> d
     base = game.deadline or ctx.clock.now()
     game.deadline = max(base + delta, ctx.clock.now())
     session.add(game)
+    if notify:
+        tell_new_deadline(session, ctx, game)
     return game.deadline
+
+
+def tell_new_deadline(session: Session, ctx: AppContext, game: Game) -> None:
+    """A mail to each player who must act: the deadline moved (in their zone and language)."""
+    deadline = game.deadline
+    if deadline is None:
+        return
+
+    def title(lang: str, tz: str) -> str:
+        when = format_deadline(deadline, tz, lang)
+        return Text(f"The deadline moved: {when}", f"Hạn chót đã thay đổi: {when}").get(lang)
+
+    notify_seats(session, ctx, game, title, only_to_act=True)
 
 
 def pause(session: Session, ctx: AppContext, game: Game) -> None:

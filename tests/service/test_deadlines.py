@@ -393,3 +393,56 @@ def test_games_log_with_times_and_tz_by_city(world: World) -> None:
     assert "đã làm: tz Asia/Ho_Chi_Minh" in answer
     assert "2026-01-01 19:00  " in answer  # the call, at its time in his zone
     assert "Không rõ múi giờ 'Atlantis'" in answer
+
+
+def events_in(msg: EmailMessage) -> list[tuple[str, str, int, str | None]]:
+    """(METHOD, UID, SEQUENCE, DTEND in UTC) of every calendar attachment, read with icalendar."""
+    from icalendar import Calendar
+
+    out = []
+    for part in msg.iter_attachments():
+        if part.get_content_type() != "text/calendar":
+            continue
+        cal = Calendar.from_ical(part.get_content())
+        for event in cal.walk("VEVENT"):
+            end = event.get("dtend")
+            out.append((str(cal["method"]), str(event["uid"]), int(event["sequence"]),
+                        end.dt.strftime("%Y-%m-%d %H:%M") if end else None))
+    return out
+
+
+def test_calendar_on_sends_the_deadline_as_an_event_updated_and_cancelled(world: World) -> None:
+    from service.schedule.deadlines import extend
+
+    dung, ann = duo(world)
+    game_id = world.game("toy", [dung, ann], seed=3)
+    run(tick(world))
+    world.new_mails(dung)
+    world.reply(dung, "lịch bật")  # Vietnamese: "calendar on"
+    run(tick(world))
+    (answer,) = world.new_mails(dung)
+    assert "đã làm: calendar on" in text_of(answer)
+    ((method, uid, first_seq, end),) = events_in(answer)
+    assert (method, end) == ("PUBLISH", "2026-01-04 12:00")  # the deadline, in UTC inside the file
+
+    world.clock.advance(hours=1)
+    with world.service.session() as s:
+        extend(s, world.service.ctx, s.get_one(Game, game_id), timedelta(hours=24))
+        s.commit()
+    run(tick(world))
+    (moved,) = world.new_mails(dung)
+    assert "Hạn chót đã thay đổi: 2026-01-05 19:00 (Asia/Ho_Chi_Minh)" in text_of(moved)
+    ((method, same_uid, seq, end),) = events_in(moved)
+    assert (method, same_uid, end) == ("PUBLISH", uid, "2026-01-05 12:00") and seq > first_seq
+    assert all(events_in(m) == [] for m in world.new_mails(ann))  # Ann has the calendar off
+
+    world.reply(dung, "high", to=moved)
+    run(tick(world))
+    (turn,) = world.new_mails(dung)  # his call is made; his card is the next decision
+    events = events_in(turn)
+    assert ("CANCEL", uid) in [(m, u) for m, u, _s, _e in events]
+    assert [m for m, u, _s, _e in events if u != uid] == ["PUBLISH"]
+    world.reply(dung, "1", to=turn)
+    run(tick(world))
+    (done,) = world.new_mails(dung)
+    assert [m for m, *_ in events_in(done)] == ["CANCEL"]
