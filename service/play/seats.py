@@ -98,6 +98,15 @@ def keep_by_bot(session: Session, ctx: AppContext, game: Game, seat: int, reason
     return row
 
 
+def reclaim_seat(session: Session, row: GameSeat) -> None:
+    """The seat's own (abandoned) player wrote again: the seat is theirs, no longer a bot's or
+    open. Not for a resigned seat (``handle_game_reply`` refuses those)."""
+    row.bot = row.open = False
+    row.bot_reason = row.abandoned_at = None
+    row.misses = 0
+    session.add(row)
+
+
 def open_seat(session: Session, ctx: AppContext, game: Game, seat: int) -> GameSeat:
     """Offer ``seat`` of ``game`` to a substitute: any known player may write ``takeover ID``.
 

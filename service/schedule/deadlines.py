@@ -159,9 +159,14 @@ def due_reminders(session: Session, ctx: AppContext) -> dict[int, list[Reminder]
     """Per player id, the games where a reminder is due now (see the module docstring)."""
     now = ctx.clock.now()
     out: dict[int, list[Reminder]] = defaultdict(list)
-    games = session.exec(select(Game).where(Game.status == "active", col(Game.deadline).is_not(None),
-                                            col(Game.paused).is_(False))).all()
-    for game in games:
+    # first the cheap columns: only games with a reminder point or a lateness due are loaded
+    candidates = session.exec(select(Game.id, Game.deadline, Game.policy).where(
+        Game.status == "active", col(Game.deadline).is_not(None), col(Game.paused).is_(False))).all()
+    due_ids = [game_id for game_id, deadline, policy_json in candidates if deadline is not None and (
+        deadline <= now or any(deadline - timedelta(hours=r) <= now for r in
+                               DeadlinePolicy.from_json(policy_json, ctx.settings).reminders))]
+    for game_id in due_ids:
+        game = session.get_one(Game, game_id)
         assert game.id is not None and game.deadline is not None
         policy = policy_of(game, ctx.settings)
         engine, state = load(game)

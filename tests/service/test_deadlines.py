@@ -348,6 +348,11 @@ def test_resign_in_a_cooperative_game_a_bot_keeps_the_seat(world: World) -> None
     assert world.game_row(game_id).status == "active" and seat(world, game_id, 1).bot
     told = texts(world, players[0])
     assert any("Ann đã rời ván; máy chơi thay chỗ của họ" in t for t in told)
+    world.reply(players[1], "1", to=world.last(players[1]))  # a resigned player cannot play on
+    run(tick(world))
+    (refused,) = texts(world, players[1])
+    assert "You resigned from this game; a bot plays your seat." in refused
+    assert seat(world, game_id, 1).bot
 
 
 def test_resign_in_a_free_for_all_of_three_a_bot_keeps_the_seat(world: World) -> None:
@@ -446,3 +451,20 @@ def test_calendar_on_sends_the_deadline_as_an_event_updated_and_cancelled(world:
     run(tick(world))
     (done,) = world.new_mails(dung)
     assert [m for m, *_ in events_in(done)] == ["CANCEL"]
+
+
+def test_an_abandoned_player_who_writes_again_gets_the_seat_back(world: World) -> None:
+    dung, ann = duo(world)
+    game_id = world.game("toy", [dung, ann], seed=3)
+    run(tick(world))
+    for _ in range(2):  # two missed deadlines in a row (K=2), default moves played
+        world.clock.advance(hours=72, minutes=1)
+        run(tick(world))
+    assert seat(world, game_id, 0).bot and seat(world, game_id, 0).open
+    texts(world, dung)
+    world.reply(dung, "state", to=world.mails(dung)[0])
+    run(tick(world))
+    (answer,) = texts(world, dung)
+    assert "đã làm: chỗ của bạn đã trở lại với bạn" in answer
+    row = seat(world, game_id, 0)
+    assert not row.bot and not row.open and row.misses == 0
