@@ -18,6 +18,7 @@ from service.context import AppContext
 from service.outbound.notify import queue_game_mails
 from service.store.games import next_deadline, player_by_address
 from service.store.models import Game, GameSeat, Player
+from service.store.policy import DeadlinePolicy
 
 
 def create_game(
@@ -38,6 +39,8 @@ def create_game(
     "the game starts" mails exist together, or neither does.
     """
     engine = engines.get(engine_id)
+    if policy:
+        DeadlinePolicy.from_json(policy, ctx.settings)  # refuse a bad policy before anything exists
     seated: list[Player] = []
     for address in players:
         player = player_by_address(session, address)

@@ -26,7 +26,7 @@ from service.inbound.fetch import Inbox
 from service.inbound.pipeline import Pipeline, pending_ids, store
 from service.outbound.outbox import send_due
 from service.play.start import create_game
-from service.schedule.deadlines import act_on_missed, send_reminders
+from service.schedule.deadlines import DeadlinePolicy, act_on_missed, send_reminders
 from service.store.games import StaleGame, create_player
 from service.store.models import Game, InboundMail
 
@@ -212,10 +212,14 @@ class Service:
             return player.id
 
     def new_game(self, engine_id: str, players: list[str], options: dict[str, Any] | None = None,
-                 seed: int | None = None) -> int:
-        """``create_game`` in its own transaction (first mails queued with it); returns the id."""
+                 seed: int | None = None, policy: str = "") -> int:
+        """``create_game`` in its own transaction (first mails queued with it); returns the id.
+
+        ``policy``: the deadline policy as an operator writes it (``hours=48 miss=wait``; see
+        ``DeadlinePolicy.parse``), "" for the configured defaults."""
+        stored = DeadlinePolicy.parse(policy, DeadlinePolicy.defaults(self.settings)).to_json() if policy else ""
         with self.session() as s:
-            game = create_game(s, engine_id, players, options, seed, ctx=self.ctx)
+            game = create_game(s, engine_id, players, options, seed, ctx=self.ctx, policy=stored)
             s.commit()
             assert game.id is not None
             return game.id

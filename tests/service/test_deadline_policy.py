@@ -158,3 +158,18 @@ def test_commands_are_whole_lines(line: str, command: str | None, args: list[str
         assert found is None
     else:
         assert found is not None and found[0].names[0] == command and found[1] == args
+
+
+def test_a_game_can_start_with_its_own_policy(settings: Settings, clock: ManualClock) -> None:
+    from service.schedule.runtime import Service
+
+    service = Service(settings, clock)
+    for address in ("ann@x.test", "bob@x.test"):
+        service.add_player(address, address[:3])
+    game_id = service.new_game("toy", ["ann@x.test", "bob@x.test"], seed=1, policy="hours=24 miss=wait")
+    with service.session() as s:
+        game = s.get_one(Game, game_id)
+        assert game.deadline == clock.now() + timedelta(hours=24)
+        assert policy_of(game, settings) == DeadlinePolicy(24, (2.0,), 0, False, "wait")
+    with pytest.raises(PolicyError):
+        service.new_game("toy", ["ann@x.test", "bob@x.test"], policy="hours=-3")
