@@ -120,9 +120,19 @@ def test_a_game_over_several_days_reminds_at_the_right_times_then_plays_the_defa
     assert "Dũng missed the deadline; a default move was played for them" in told
     assert "Deadline: 2026-01-07" in told  # her card is due now, in Paris time
     assert seat(world, game_id, 0).misses == 1
+    missed_mail = world.mails(dung)[-1]
+
+    world.clock.advance(hours=48, minutes=1)  # both must choose a card: both are reminded
+    run(tick(world))
+    (english,) = texts(world, ann)
+    assert "Subject: [PBEM] Reminder: [TOY #1] High or Low waits for your move" in english
+    assert "Hello Ann, a reminder about your games:" in english
+    assert "[TOY #1] High or Low — your move; deadline 2026-01-07 13:01 (Europe/Paris), in 23 hours." in english
+    assert 'Reply "vacation 7" and your clocks stop for 7 days' in english
+    assert len(texts(world, dung)) == 1
 
     # Dũng plays himself again: his misses in a row start over
-    world.reply(dung, "3")
+    world.reply(dung, "3", to=missed_mail)
     run(tick(world))
     assert seat(world, game_id, 0).misses == 0
 
