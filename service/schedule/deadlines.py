@@ -337,6 +337,8 @@ def act_on_missed(session: Session, ctx: AppContext, game_id: int) -> bool:
             continue  # kept by a bot (perhaps just now): no more mail to this seat
         what = [(p.name, _what_happened(r, played, policy.on_miss)) for r, p in late if r.seat != row.seat]
         title = _missed_title(what, row.seat in late_ids, played.get(row.seat), player.lang)
+        if row.seat not in late_ids and row.seat in engine.to_act(state):
+            title += {"en": ". Your move", "vi": ". Đến lượt bạn"}[player.lang]
         mail_to_seat(session, ctx, game, engine, state, row, player, "info", names=names, kind="missed",
                      extra={"title": title})
     return True

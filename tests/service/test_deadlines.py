@@ -117,7 +117,7 @@ def test_a_game_over_several_days_reminds_at_the_right_times_then_plays_the_defa
     assert "Bạn đã lỡ hạn chót; hệ thống đã đi thay bạn: high" in late or \
         "Bạn đã lỡ hạn chót; hệ thống đã đi thay bạn: low" in late
     (told,) = texts(world, ann)
-    assert "Dũng missed the deadline; a default move was played for them" in told
+    assert "Dũng missed the deadline; a default move was played for them. Your move" in told
     assert "Deadline: 2026-01-07" in told  # her card is due now, in Paris time
     assert seat(world, game_id, 0).misses == 1
     missed_mail = world.mails(dung)[-1]
