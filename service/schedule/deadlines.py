@@ -15,6 +15,8 @@ after the call, and retry on ``StaleGame`` where a game's state is written):
   re-arm; the players who must act are mailed the new one, ``tell_new_deadline``).
 - ``pause(session, ctx, game)`` / ``resume(session, ctx, game)`` — stop the clock (no
   deadline, no reminders, no misses) and start it again with the time that was left.
+- ``stalled(session, ctx)`` — running games that need the operator, with the reasons
+  (overdue, paused, abandoned/open seats, unreachable or absent players, misses).
 - ``due_reminders`` / ``send_reminders`` and ``act_on_missed(session, ctx, game_id)`` — what
   ``schedule.runtime.Service.sweep`` runs.
 
@@ -60,8 +62,8 @@ from service.store.games import load, log_move, save_state, seats_of
 from service.store.models import Game, GameSeat, Player
 from service.store.policy import DeadlinePolicy, PolicyError, deadline_after, miss_time, policy_of
 
-__all__ = ["DeadlinePolicy", "PolicyError", "act_on_missed", "due_reminders", "extend", "pause", "policy_of",
-           "resume", "send_reminders", "set_policy", "tell_new_deadline"]
+__all__ = ["DeadlinePolicy", "PolicyError", "Stalled", "act_on_missed", "due_reminders", "extend", "pause",
+           "policy_of", "resume", "send_reminders", "set_policy", "stalled", "tell_new_deadline"]
 
 #: Menu commands that mean "pass my turn" (an engine whose menu has one allows ``skip``).
 PASS_COMMANDS = ("pass", "skip")
@@ -140,6 +142,51 @@ def resume(session: Session, ctx: AppContext, game: Game) -> datetime | None:
     game.paused_left = None
     session.add(game)
     return game.deadline
+
+
+# -- what an operator looks at -------------------------------------------------------------
+
+
+@dataclass
+class Stalled:
+    """A running game that needs the operator's eye, and why (``pbem admin stalled``)."""
+
+    game_id: int
+    engine: str
+    deadline: datetime | None
+    paused: bool
+    overdue: bool  #: past its deadline (waiting, or in grace)
+    waiting_for: list[str]  #: "Name <address>" of the human seats that must act
+    abandoned: list[int]  #: seats abandoned after too many misses
+    open: list[int]  #: seats offered to a substitute
+    unreachable: list[str]  #: players whose address hard-bounced
+    away: list[str]  #: players on vacation who must act
+    misses: dict[int, int]  #: seat -> missed deadlines in a row (only seats with any)
+
+
+def stalled(session: Session, ctx: AppContext) -> list[Stalled]:
+    """Every running game that is overdue, paused, has an abandoned or open seat, or waits
+    for a player who is away or unreachable — with the reasons, for the admin's list."""
+    now = ctx.clock.now()
+    out: list[Stalled] = []
+    for game in session.exec(select(Game).where(Game.status == "active").order_by(col(Game.id))).all():
+        assert game.id is not None
+        engine, state = load(game)
+        to_act = engine.to_act(state)
+        seats = seats_of(session, game.id)
+        acting = [(r, p) for r, p in seats if r.seat in to_act and not r.bot]
+        item = Stalled(
+            game.id, game.engine, game.deadline, game.paused,
+            game.deadline is not None and game.deadline <= now,
+            [f"{p.name} <{p.address}>" for _, p in acting],
+            [r.seat for r, _ in seats if r.abandoned_at is not None], [r.seat for r, _ in seats if r.open],
+            [p.address for _, p in seats if p.unreachable],
+            [p.address for _, p in acting if p.away_until is not None and p.away_until > now],
+            {r.seat: r.misses for r, _ in seats if r.misses},
+        )
+        if item.overdue or item.paused or item.abandoned or item.open or item.unreachable or item.away or item.misses:
+            out.append(item)
+    return out
 
 
 # -- reminders -------------------------------------------------------------------------

@@ -161,6 +161,11 @@ def test_wait_policy_tells_the_operator_then_abandons_the_seat_and_a_substitute_
     assert texts(world, dung) == []  # no more mail to a seat a bot keeps
     row = seat(world, game_id, 0)
     assert row.bot and row.open and row.abandoned_at is not None and row.misses == 2
+    from service.schedule.deadlines import stalled
+
+    with world.service.session() as s:
+        (listed,) = stalled(s, world.service.ctx)
+    assert (listed.game_id, listed.abandoned, listed.open, listed.misses) == (game_id, [0], [0], {0: 2})
     (ops,) = texts(world, OPERATOR)
     assert "the seat of Dũng is abandoned" in ops and "takeover 1" in ops
     (told,) = texts(world, ann)
