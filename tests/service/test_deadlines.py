@@ -483,3 +483,20 @@ def test_an_abandoned_player_who_writes_again_gets_the_seat_back(world: World) -
     assert "đã làm: chỗ của bạn đã trở lại với bạn" in answer
     row = seat(world, game_id, 0)
     assert not row.bot and not row.open and row.misses == 0
+
+
+def test_replying_to_a_reminder_works_without_a_game_key(world: World) -> None:
+    dung, ann = duo(world)
+    world.game("toy", [dung, ann], seed=3)
+    run(tick(world))
+    world.clock.advance(hours=48, minutes=1)
+    run(tick(world))
+    texts(world, dung)
+    reminder = world.last(dung)
+    assert str(reminder["Reply-To"]) == SERVICE  # the plain address: mailbox commands
+    world.reply(dung, "ván\nnghỉ 3", to=reminder)
+    run(tick(world))
+    (answer,) = texts(world, dung)
+    assert "[TOY #1] High or Low — đến lượt bạn; hạn chót 2026-01-04 19:00 (Asia/Ho_Chi_Minh)" in answer
+    assert "Đồng hồ của bạn dừng đến 2026-01-06 19:01 (Asia/Ho_Chi_Minh)" in answer
+    assert world.game_row(1).deadline is not None and world.game_row(1).deadline.day == 7
