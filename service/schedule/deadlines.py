@@ -336,7 +336,7 @@ def act_on_missed(session: Session, ctx: AppContext, game_id: int) -> bool:
             log_move(session, ctx, game, row.seat, "(deadline missed: waiting)", None, [Event(Text(
                 f"{name} missed the deadline; the game waits for them.",
                 f"{name} đã lỡ hạn chót; ván chơi chờ họ."))], engine.state_version(state))
-            tell_operator(session, ctx, f"Game #{game_id} waits for {name} (missed deadline {deadline:%Y-%m-%d %H:%M} UTC)",
+            tell_operator(session, ctx, f"Game #{game_id} waits for {name}: missed the deadline of {deadline:%Y-%m-%d %H:%M} UTC",
                           [f"{name} <{player.address}>, seat {row.seat + 1}, missed deadline {row.misses} in a row.",
                            "Policy: wait. Extend the deadline, force a move, or open the seat for a substitute."])
             continue
