@@ -57,6 +57,23 @@ class Settings(BaseSettings):
     max_send_attempts: int = Field(default=8, ge=1)
     max_crashes: int = Field(default=3, ge=1)
     turn_hours: float = Field(default=72.0, gt=0)
+    # -- the default deadline policy of a new game (``service.store.policy.DeadlinePolicy``)
+    #: reminders this many hours before a deadline (one merged mail per player and sweep)
+    reminder_hours: list[float] = Field(default_factory=lambda: [24.0, 2.0])
+    #: after the deadline, this long before the missed-deadline rule acts (the player is "late")
+    grace_hours: float = Field(default=0.0, ge=0)
+    #: Saturdays and Sundays (UTC) do not count towards a deadline
+    weekend_pause: bool = False
+    #: what a missed deadline does: wait (remind, tell the operator) | default | skip
+    on_miss: str = "default"
+    #: missed deadlines in a row after which a seat is abandoned (bot-kept, offered to a substitute)
+    abandon_after_misses: int = Field(default=3, ge=1)
+    #: at most one "you are late" reminder per player within this many hours
+    late_reminder_hours: float = Field(default=24.0, gt=0)
+    #: days of absence (``vacation N``) a player may take per calendar year
+    vacation_days_per_year: int = Field(default=21, ge=0)
+    #: the operator's address: abandoned seats and stalled games are reported there ("" = nobody)
+    operator_address: str = ""
     templates_dir: str = ""
     #: draw the board as a picture in the HTML part of game mails
     pictures: bool = True
@@ -70,6 +87,13 @@ class Settings(BaseSettings):
         if not sep or not local or not domain or "+" in local:
             raise ValueError("must be a plain address like play@example.org (no plus part)")
         return value.lower()
+
+    @field_validator("on_miss")
+    @classmethod
+    def _known_on_miss(cls, value: str) -> str:
+        if value not in ("wait", "default", "skip"):
+            raise ValueError("must be wait, default or skip")
+        return value
 
     @field_validator("secret")
     @classmethod

@@ -28,6 +28,7 @@ from service.context import AppContext
 from service.outbound.notify import mail_to_seat
 from service.outbound.outbox import queue_mail
 from service.outbound.render import format_deadline, subject_tag
+from service.schedule import deadlines
 from service.store.games import StaleGame, create_player, end_game, load, log_move, save_state, seats_of
 from service.store.models import Game, GamePause, GameSeat, Player, ReplyKey
 
@@ -227,6 +228,8 @@ def pause(ctx: AppContext, game_id: int, *, by: str | None = None, why: str = ""
         remaining = max((game.deadline - now).total_seconds(), 0.0) if game.deadline else None
         s.add(GamePause(game_id=game_id, paused_at=now, remaining_seconds=remaining, operator=operator_name(by)))
         set_deadline(s, ctx, game, None)
+        # the deadline policy's own flag: while it is set a move keeps the clock stopped
+        game.paused, game.paused_left = True, remaining
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
             "Người điều hành đã tạm dừng ván chơi: hạn chót được ngưng lại cho đến khi ván chơi tiếp tục."
@@ -247,10 +250,11 @@ def resume(ctx: AppContext, game_id: int, *, by: str | None = None, why: str = "
         paused = pause_of(s, game)
         if paused is None:
             raise Refused(f"game #{game_id} is not paused")
-        remaining = (timedelta(seconds=paused.remaining_seconds) if paused.remaining_seconds is not None
-                     else timedelta(hours=ctx.settings.turn_hours))
         s.delete(paused)
-        set_deadline(s, ctx, game, ctx.clock.now() + remaining)
+        # the time that was left, or a whole decision's time when a move was made meanwhile
+        new_deadline = deadlines.resume(s, ctx, game)
+        remaining = (new_deadline - ctx.clock.now()) if new_deadline else timedelta(0)
+        set_deadline(s, ctx, game, new_deadline)
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
             f"Người điều hành đã cho ván chơi tiếp tục: hạn mới là {deadline_for(p, game.deadline)}."

@@ -1,10 +1,9 @@
 """The operator's view: ``pbem admin stalled``, ``show GAME``, ``log GAME``.
 
 ``stalled`` lists active games, the longest-waiting first: on whom, since when (the last
-change of the game), the deadline, reminders sent, bounces and absences. It reads only what
-the database holds today — operator nudges and any ``reminder`` mails in the outbox, failed
-deliveries to the waiting players, ``Player.vacation`` — and reads the deadline work's extra
-columns (reminder counts, bounce counts, absences with an end date) only if they exist.
+change of the game), the deadline, reminders sent (operator nudges, and seats the deadline
+sweep reminded), bounces (failed deliveries, and players a hard bounce marked unreachable) and
+absences (``vacation N`` until ``away_until``).
 """
 
 from __future__ import annotations
@@ -32,11 +31,11 @@ def _count(session: Session, query: Any) -> int:
 
 
 def _absent(player: Player, now: datetime) -> bool:
-    """On vacation now: the ``vacation`` flag, or (if the deadline work adds it) a date range."""
-    until = getattr(player, "vacation_until", None)
-    if until is not None:
-        return bool(until > now)
-    return bool(getattr(player, "vacation", False))
+    """Away now (``vacation N``): the absence runs until ``away_until``."""
+    until = player.away_until
+    if until is not None and until.tzinfo is None:
+        until = until.replace(tzinfo=now.tzinfo)
+    return until is not None and until > now
 
 
 def stalled_games(ctx: AppContext, limit: int = 50) -> list[dict[str, Any]]:
@@ -53,9 +52,11 @@ def stalled_games(ctx: AppContext, limit: int = 50) -> list[dict[str, Any]]:
             addresses = [p.address for _, p in waiting]
             reminders = _count(s, select(func.count()).select_from(Outbox).where(
                 Outbox.game_id == game.id, col(Outbox.kind).in_(REMINDER_KINDS), Outbox.created_at >= game.updated_at))
+            # the merged reminder mails carry no game: each reminded seat records when it was
+            reminders += sum(1 for row, _ in waiting if row.reminded_at is not None)
             bounces = _count(s, select(func.count()).select_from(Outbox).where(
                 Outbox.game_id == game.id, Outbox.status == "failed", col(Outbox.to_address).in_(addresses)))
-            bounces += sum(int(getattr(p, "bounces", 0) or 0) for _, p in waiting)
+            bounces += sum(1 for _, p in waiting if p.unreachable)
             out.append({
                 "game": game.id, "engine": game.engine,
                 "waiting_on": [f"{p.name} ({row.seat})" for row, p in waiting],

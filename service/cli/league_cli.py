@@ -26,7 +26,7 @@ league_app = typer.Typer(help="Leagues: seasons of rounds, pairings, standings a
 
 
 def _fail(message: str, code: int = 1) -> None:
-    console.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
+    console.print(f"[red]error:[/red] {message}", markup=True, highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -67,6 +67,7 @@ def league_new(
     turn_hours: Annotated[float | None, typer.Option(help="deadline per decision in hours")] = None,
     max_players: Annotated[int, typer.Option(help="player limit")] = 32,
     signup_days: Annotated[float | None, typer.Option(help="sign-up window in days")] = None,
+    policy: Annotated[str, typer.Option(help="deadline policy of the games, e.g. 'hours=48 reminders=24 miss=wait'")] = "",
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE game option")] = None,
     config: ConfigOpt = None,
 ) -> None:
@@ -83,7 +84,8 @@ def league_new(
         if round_days <= 0:
             raise LeagueError("--round-days must be positive")
         league = new_league(s, ctx, name, engine_id, fmt=fmt, rounds=rounds, round_days=round_days,
-                            turn_hours=turn_hours, max_players=max_players, options=options, signup_days=signup_days)
+                            turn_hours=turn_hours, max_players=max_players, options=options, signup_days=signup_days,
+                            policy=policy)
         console.print(f"league {league.name}: {league.engine}, {league.format}, open for sign-up")
 
 

@@ -272,7 +272,7 @@ class Pipeline:
             self.stage = "filter"
             reason = filter_automatic(msg, self.own_addresses())
             if reason:
-                return finish("ignored", reason, "filter")
+                return finish("ignored", reason + record_bounces(s, ctx, msg), "filter")
             self.stage = "route"
             try:
                 where = route(s, ctx, msg)
@@ -314,6 +314,18 @@ class Pipeline:
         rendered = self.ctx.renderer.render("rejected", player.lang, player=player.name, why=why)
         queue_mail(session, self.ctx, to=player.address, kind="rejected", subject=f"{SERVICE_TAG} {rendered.subject}",
                    rendered=rendered)
+
+
+def record_bounces(session: Session, ctx: AppContext, msg: Message) -> str:
+    """Mark the players a hard bounce of one of our mails names as unreachable (in the mail's
+    transaction); returns a note for the stored reason ("" when it was no such bounce)."""
+    from service.inbound.bounces import hard_bounces
+    from service.play.seats import mark_unreachable
+
+    found = hard_bounces(session, msg)
+    for bounce in found:
+        mark_unreachable(session, ctx, bounce.address)
+    return "".join(f"; hard bounce {b.status} for {b.address}: marked unreachable" for b in found)
 
 
 def pending_ids(session: Session) -> list[int]:

@@ -34,6 +34,7 @@ from service.play.start import create_game
 from service.store.games import load, player_by_address, stored_outcome
 from service.store.league_models import League, LeagueGame, LeagueMember, LeagueRating
 from service.store.models import Game, Player
+from service.store.policy import DeadlinePolicy, PolicyError
 
 #: the pairing format of each engine (and the formats an engine allows)
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -56,7 +57,9 @@ def _league(session: Session, name: str) -> League:
 def new_league(session: Session, ctx: AppContext, name: str, engine_id: str, *, fmt: str | None = None,
                rounds: int | None = None, round_days: float = 14.0, turn_hours: float | None = None,
                max_players: int = 32, options: dict[str, Any] | None = None,
-               signup_days: float | None = None) -> League:
+               signup_days: float | None = None, policy: str = "") -> League:
+    """A league open for sign-up. ``policy`` is the deadline policy of its games in the
+    operator's words (``hours=48 reminders=24 miss=wait``), on top of ``turn_hours``."""
     if not name or not name.replace("-", "").replace("_", "").isalnum():
         raise LeagueError("a league name is one word of letters, digits, - or _")
     if session.exec(select(League).where(League.name == name)).first() is not None:
@@ -77,9 +80,16 @@ def new_league(session: Session, ctx: AppContext, name: str, engine_id: str, *, 
         resolved = engine.resolve_options(options or {})
     except (KeyError, ValueError) as exc:
         raise LeagueError(f"bad option: {exc}") from None
+    base = DeadlinePolicy.defaults(ctx.settings)
+    try:
+        games_policy = base.with_values({"hours": turn_hours}) if turn_hours else base
+        games_policy = DeadlinePolicy.parse(policy, games_policy) if policy else games_policy
+    except PolicyError as exc:
+        raise LeagueError(f"bad deadline policy: {exc}") from None
     now = ctx.clock.now()
     league = League(name=name, engine=engine_id, options=json.dumps(resolved, sort_keys=True), format=fmt,
-                    rounds=rounds or 0, round_days=round_days, turn_hours=turn_hours or ctx.settings.turn_hours,
+                    policy=games_policy.to_json(),
+                    rounds=rounds or 0, round_days=round_days, turn_hours=games_policy.hours,
                     max_players=max_players, created_at=now,
                     signup_until=now + timedelta(days=signup_days) if signup_days else None)
     session.add(league)
@@ -227,11 +237,9 @@ def start_round(session: Session, ctx: AppContext, league: League) -> pairing.Ro
     league.current_round += 1
     rnd = pair_round(session, league, league.current_round)
     players = {m.player_id: p for m, p in members(session, league)}
-    now = ctx.clock.now()
     for seats in rnd.games:
         game = create_game(session, league.engine, [players[pid].address for pid in seats],
-                           json.loads(league.options), ctx=ctx)
-        game.deadline = now + timedelta(hours=league.turn_hours)
+                           json.loads(league.options), ctx=ctx, policy=league.policy)
         assert game.id is not None
         session.add(LeagueGame(league_id=league.id, round=league.current_round, game_id=game.id,
                                seats=json.dumps(seats)))

@@ -7,6 +7,7 @@ The only things taken from a game are ``engine.view(state, seat)`` rendered by
 Who gets a mail (brdgme: "play-by-email, not notify-by-email"): a seat whose decision is new
 (its turn), the seat whose reply caused the change (a confirmation with its results), and
 everyone when the game ends. Others collect the events in their next mail's digest.
+A seat kept by a bot (``GameSeat.bot``, see ``service.play.seats``) gets no mail.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from sqlmodel import Session
 
 from engines.contract import Engine, Outcome
 from service.context import AppContext
+from service.outbound.calendar import cancelled_event, deadline_event, event_uid
 from service.outbound.keys import issue_key, make_key, reply_address
 from service.outbound.outbox import queue_mail
 from service.outbound.pictures import picture_for
-from service.outbound.render import format_deadline, subject_tag, thread_root
+from service.outbound.render import Attachment, format_deadline, subject_tag, thread_root
 from service.store.games import events_since, seats_of, stored_outcome
 from service.store.models import Game, GameSeat, Player
+from service.store.policy import policy_of
 
 
 @dataclass
@@ -120,6 +123,8 @@ def mail_to_seat(
         values["examples"] = results.examples
     values.update(extra or {})
     rendered = ctx.renderer.render(purpose, lang, **values)
+    attachments = calendar_attachments(ctx, game, engine, seat_row, player, key, seat in to_act) \
+        if player.calendar else []
     root = thread_root(game.id, seat, ctx.settings.domain)
     queue_mail(
         session, ctx,
@@ -132,9 +137,35 @@ def mail_to_seat(
         in_reply_to=root,
         message_id=root if purpose == "started" else None,
         reply_key=key,
+        attachments=attachments,
     )
     if seat in to_act:
         seat_row.reply_key = key
+
+
+def calendar_attachments(ctx: AppContext, game: Game, engine: Engine[Any], seat_row: GameSeat, player: Player,
+                         key: str, acts: bool) -> list[Attachment]:
+    """``calendar on``: the current decision's deadline as an event (a new version whenever a
+    mail carries it again, e.g. after the deadline moved), and a cancellation of the seat's
+    previous decision once it is made (``seat_row.reply_key`` names it until then)."""
+    assert game.id is not None
+    now, domain, lang = ctx.clock.now(), ctx.settings.domain, player.lang
+    title = f"{subject_tag(engine.id, game.id)} {engine.title}"
+    out: list[Attachment] = []
+    previous = seat_row.reply_key
+    if previous and (not acts or previous != key):
+        summary = {"en": f"{title}: move made", "vi": f"{title}: đã đi"}[lang]
+        out.append(Attachment("text/calendar; method=CANCEL", "cancelled.ics",
+                              cancelled_event(uid=event_uid(previous, domain), now=now, summary=summary)))
+        if not acts:
+            seat_row.reply_key = None
+    if acts and game.deadline is not None:
+        summary = {"en": f"Deadline: your move in {title}", "vi": f"Hạn chót: đến lượt bạn trong {title}"}[lang]
+        how = {"en": "Reply to the game's latest mail to move.", "vi": "Trả lời thư mới nhất của ván để đi."}[lang]
+        out.append(Attachment("text/calendar; method=PUBLISH", "deadline.ics", deadline_event(
+            uid=event_uid(key, domain), deadline=game.deadline, now=now, summary=summary, description=how,
+            reminders=policy_of(game, ctx.settings).reminders)))
+    return out
 
 
 def queue_game_mails(
@@ -156,6 +187,8 @@ def queue_game_mails(
     to_act = frozenset() if over else engine.to_act(state)
     for seat_row, player in seats:
         seat = seat_row.seat
+        if seat_row.bot:
+            continue  # a bot-kept seat's decisions are played at once; nobody reads its mail
         if started:
             purpose = "started"
         elif over:

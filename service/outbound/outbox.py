@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
+from collections.abc import Sequence
 from datetime import timedelta
 
 import aiosmtplib
@@ -21,7 +22,7 @@ from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from service.context import AppContext
-from service.outbound.render import Rendered, build_message
+from service.outbound.render import Attachment, Rendered, build_message
 from service.store.models import Outbox
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ def queue_mail(
     in_reply_to: str | None = None,
     message_id: str | None = None,
     reply_key: str | None = None,
+    attachments: Sequence[Attachment] = (),
 ) -> Outbox | None:
     """Add a mail to the outbox (no commit). ``None`` when the daily error limit is reached."""
     if kind in ERROR_KINDS and error_answers_today(session, ctx, to) >= ctx.settings.error_answers_per_day:
@@ -74,6 +76,7 @@ def queue_mail(
         message_id=message_id,
         date=now,
         in_reply_to=in_reply_to,
+        attachments=attachments,
     )
     row = Outbox(message_id=message_id, to_address=to, kind=kind, game_id=game_id, reply_key=reply_key,
                  raw=raw,

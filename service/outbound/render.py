@@ -8,10 +8,12 @@ template cannot leak a secret the view does not hold.
 
 from __future__ import annotations
 
+import base64
 import binascii
 import itertools
 import sys
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.header import Header
@@ -32,7 +34,8 @@ LOOP_HEADER = "X-PBEM-Loop"
 #: Subject tag of mails that belong to no game (answers to the plain service address).
 SERVICE_TAG = "[PBEM]"
 
-PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", "info", "finished", "invite")
+PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", "info", "finished", "invite",
+            "reminder")
 
 
 def default_templates_dir() -> Path:
@@ -50,6 +53,15 @@ class InlineImage:
     cid: str
     png: bytes
     alt: str
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a mail (a deadline as an iCalendar event)."""
+
+    content_type: str  # e.g. "text/calendar; method=PUBLISH"
+    filename: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -81,7 +93,7 @@ class Renderer:
         ctx: dict[str, Any] = {
             "marker": MARKER, "service_name": self.service_name, "lang": lang, "game": None,
             "results": None, "digest": [], "board": "", "menu": [], "examples": [], "deadline": None, "lines": [], "commands": [],
-            "board_image": None,
+            "board_image": None, "games": [],
             **values,
         }
         picture = ctx.pop("picture", None)
@@ -136,9 +148,11 @@ def build_message(
     message_id: str,
     date: datetime,
     in_reply_to: str | None = None,
+    attachments: Sequence[Attachment] = (),
 ) -> bytes:
     """The raw bytes of a multipart/alternative mail with our loop defences and threading
-    headers; both parts UTF-8 quoted-printable, so the raw mail stays readable.
+    headers; both parts UTF-8 quoted-printable, so the raw mail stays readable. With an
+    ``attachments`` (calendar events) the alternative is the first part of a multipart/mixed.
 
     Only the header block goes through the email package (compat32: encoding and folding);
     the body is assembled here. The mail is only serialised, never read back, and the email
@@ -160,8 +174,13 @@ def build_message(
     head["Auto-Submitted"] = "auto-generated"
     head[LOOP_HEADER] = from_address
     # the multipart lines by hand: a payload-less compat32 multipart would get empty parts
-    parts = [f'MIME-Version: 1.0\nContent-Type: multipart/alternative;\n boundary="{boundary}"\n'.encode("ascii"),
-             head.as_bytes().rstrip(b"\n") + b"\n"]
+    alternative = f'Content-Type: multipart/alternative;\n boundary="{boundary}"\n'.encode("ascii")
+    mixed = f"=_pbem_mixed_{uuid.uuid4().hex}"
+    if not attachments:
+        parts = [b"MIME-Version: 1.0\n" + alternative, head.as_bytes().rstrip(b"\n") + b"\n"]
+    else:
+        parts = [f'MIME-Version: 1.0\nContent-Type: multipart/mixed;\n boundary="{mixed}"\n'.encode("ascii"),
+                 head.as_bytes().rstrip(b"\n") + b"\n", f"\n--{mixed}\n".encode("ascii") + alternative]
     parts.append(_text_part(boundary, "plain", rendered.text))
     if rendered.images:
         # the HTML and its pictures travel together: multipart/related inside the alternative
@@ -178,6 +197,15 @@ def build_message(
     else:
         parts.append(_text_part(boundary, "html", rendered.html))
     parts.append(f"\n--{boundary}--\n".encode("ascii"))
+    for attachment in attachments:
+        parts.append(
+            f"\n--{mixed}\nContent-Type: {attachment.content_type}; charset=\"utf-8\"; name=\"{attachment.filename}\"\n"
+            f"Content-Disposition: attachment; filename=\"{attachment.filename}\"\n"
+            "Content-Transfer-Encoding: base64\n\n".encode("ascii")
+        )
+        parts.append(base64.encodebytes(attachment.data).rstrip(b"\n"))
+    if attachments:
+        parts.append(f"\n--{mixed}--\n".encode("ascii"))
     return b"".join(parts)
 
 

@@ -7,24 +7,28 @@ games by mail, accepting an invitation, language and time zone.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from sqlmodel import Session, col, select
 
 import engines
-from engines.contract import Engine, Outcome, Text, tr
+from engines.contract import Engine, Event, Text, tr
+from engines.wording import fold, strip_fillers
 from service.addresses import bare_address
 from service.context import AppContext
 from service.outbound.invitations import queue_invitations
-from service.outbound.notify import Results
+from service.outbound.notify import Results, mail_to_seat
+from service.outbound.render import format_deadline, subject_tag
+from service.play import seats as seat_api
 from service.play.start import create_game
-from service.store.games import create_player, end_game, player_by_address, visible_events
-from service.store.models import Game, GameSeat, Invitation, Player
+from service.store.games import create_player, load, player_by_address, seats_of
+from service.store.models import Game, GameSeat, Invitation, MoveLog, Player
 
 LOG_LINES = 20
 
@@ -72,6 +76,8 @@ class Command:
     usage: str
     help: Text
     run: Callable[[Any, list[str]], None]
+    #: only the whole line is the command (``back`` alone; "back 4 a" stays a TAC move)
+    exact: bool = False
 
 
 def _set_lang(player: Player | None, args: list[str], results: Results) -> None:
@@ -83,19 +89,145 @@ def _set_lang(player: Player | None, args: list[str], results: Results) -> None:
     results.done.append(f"lang {args[0]}")
 
 
+#: City names and common aliases people write, folded (``engines.wording.fold``), to IANA
+#: zones; anything else is looked up among the zoneinfo names (``Europe/Paris``, ``paris``,
+#: ``new york`` -> ``America/New_York``).
+TZ_ALIASES: dict[str, str] = {
+    "hanoi": "Asia/Ho_Chi_Minh", "ha noi": "Asia/Ho_Chi_Minh", "saigon": "Asia/Ho_Chi_Minh",
+    "sai gon": "Asia/Ho_Chi_Minh", "ho chi minh": "Asia/Ho_Chi_Minh", "ho chi minh city": "Asia/Ho_Chi_Minh",
+    "hcm": "Asia/Ho_Chi_Minh", "hcmc": "Asia/Ho_Chi_Minh", "tp hcm": "Asia/Ho_Chi_Minh", "tphcm": "Asia/Ho_Chi_Minh",
+    "thanh pho ho chi minh": "Asia/Ho_Chi_Minh", "da nang": "Asia/Ho_Chi_Minh", "danang": "Asia/Ho_Chi_Minh",
+    "hue": "Asia/Ho_Chi_Minh", "hai phong": "Asia/Ho_Chi_Minh", "can tho": "Asia/Ho_Chi_Minh",
+    "nha trang": "Asia/Ho_Chi_Minh", "vietnam": "Asia/Ho_Chi_Minh", "viet nam": "Asia/Ho_Chi_Minh",
+    "nyc": "America/New_York", "washington": "America/New_York", "boston": "America/New_York",
+    "san francisco": "America/Los_Angeles", "sf": "America/Los_Angeles", "seattle": "America/Los_Angeles",
+    "munich": "Europe/Berlin", "munchen": "Europe/Berlin", "frankfurt": "Europe/Berlin", "hamburg": "Europe/Berlin",
+    "beijing": "Asia/Shanghai", "peking": "Asia/Shanghai", "bangkok": "Asia/Bangkok", "delhi": "Asia/Kolkata",
+    "new delhi": "Asia/Kolkata", "mumbai": "Asia/Kolkata", "bombay": "Asia/Kolkata", "melbourne": "Australia/Melbourne",
+    "utc": "UTC", "gmt": "UTC", "z": "UTC",
+}
+
+
+@functools.cache
+def _zones_by_city() -> dict[str, str]:
+    """Folded zone names and their last parts (``new york``) -> IANA zone."""
+    out: dict[str, str] = {}
+    for zone in sorted(available_timezones()):
+        if zone.startswith(("Etc/", "SystemV/", "posix/", "right/")):
+            continue
+        out.setdefault(fold(zone), zone)
+        out.setdefault(fold(zone.rsplit("/", 1)[-1]).replace("_", " "), zone)
+    return out
+
+
+def resolve_zone(text: str) -> str | None:
+    """The IANA zone a player means by ``text`` (``Hanoi``, ``Sài Gòn``, ``new york``,
+    ``Europe/Paris``), or None."""
+    words = fold(text).replace("_", " ").replace("-", " ").strip(" .,!")
+    words = " ".join(words.split())
+    if not words:
+        return None
+    if words in TZ_ALIASES:
+        return TZ_ALIASES[words]
+    zones = _zones_by_city()
+    found = zones.get(words) or zones.get(words.replace(" ", "_")) or zones.get(words.replace(" / ", "/"))
+    if found:
+        return found
+    if "/" in text:
+        try:
+            ZoneInfo(text.strip())
+            return text.strip()
+        except (ZoneInfoNotFoundError, ValueError):
+            return None
+    return None
+
+
 def _set_tz(player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
         raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
-    zone = args[0] if len(args) == 1 else ""
-    try:
-        if not zone or ("/" not in zone and zone.upper() != "UTC"):
-            raise ZoneInfoNotFoundError(zone)
-        ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise CommandFailed(tr(f"Unknown time zone {zone!r}: write e.g. `tz Asia/Ho_Chi_Minh` or `tz Europe/Berlin`.",
-                               f"Không rõ múi giờ {zone!r}: viết ví dụ `tz Asia/Ho_Chi_Minh`.")) from None
+    wanted = " ".join(args)
+    zone = resolve_zone(wanted)
+    if zone is None:
+        raise CommandFailed(tr(f"I do not know the time zone {wanted!r}: write a city, e.g. `tz Hanoi`, "
+                               "`tz Paris`, `tz New York`, or a zone name such as `tz Europe/Berlin`.",
+                               f"Không rõ múi giờ {wanted!r}: hãy viết tên thành phố, ví dụ `tz Hanoi`, "
+                               "`tz Sài Gòn`, `tz Paris`, hoặc tên múi giờ như `tz Asia/Ho_Chi_Minh`."))
     player.tz = zone
     results.done.append(f"tz {zone}")
+
+
+def _set_calendar(player: Player | None, args: list[str], results: Results) -> None:
+    if player is None:
+        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+    if len(args) != 1 or fold(args[0]) not in ("on", "off", "bat", "tat"):
+        raise CommandFailed(tr("Write `calendar on` or `calendar off`.", "Viết `calendar on` (bật) hoặc `calendar off` (tắt)."))
+    player.calendar = fold(args[0]) in ("on", "bat")
+    results.done.append(f"calendar {'on' if player.calendar else 'off'}")
+
+
+def _vacation(session: Session, ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
+    if player is None:
+        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+    if len(args) != 1 or not args[0].isdigit():
+        raise CommandFailed(tr("Write `vacation 7` for 7 days away (`back` ends it).",
+                               "Viết `nghỉ 7` để vắng mặt 7 ngày (`back` để quay lại)."))
+    try:
+        until = seat_api.start_absence(session, ctx, player, int(args[0]))
+    except seat_api.SeatError as exc:
+        raise CommandFailed(exc.message) from None
+    left = seat_api.vacation_days_left(ctx, player)
+    results.done.append(f"vacation {args[0]}")
+    results.lines.append(Text(
+        f"Your clocks stand still until {format_deadline(until, player.tz, 'en')}; the other players have been told. "
+        f"Days of absence left this year: {left}. Write `back` when you return earlier.",
+        f"Đồng hồ của bạn dừng đến {format_deadline(until, player.tz, 'vi')}; những người chơi khác đã được báo. "
+        f"Số ngày vắng mặt còn lại năm nay: {left}. Viết `back` nếu bạn quay lại sớm hơn.").get(player.lang))
+
+
+def _back(session: Session, ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
+    if player is None:
+        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+    try:
+        refund = seat_api.end_absence(session, ctx, player)
+    except seat_api.SeatError as exc:
+        raise CommandFailed(exc.message) from None
+    results.done.append("back")
+    results.lines.append(Text(f"Welcome back. {refund} unused day(s) returned to your allowance; your deadlines run again.",
+                              f"Chào mừng bạn quay lại. {refund} ngày chưa dùng đã được trả lại; hạn chót của bạn "
+                              "chạy lại từ bây giờ.").get(player.lang))
+
+
+def my_games_lines(session: Session, ctx: AppContext, player: Player) -> list[str]:
+    """``games``: one line per running game of ``player``: whose move, and the deadline."""
+    lang = player.lang
+    rows = session.exec(select(Game, GameSeat).where(GameSeat.game_id == Game.id, GameSeat.player_id == player.id,
+                                                     Game.status == "active").order_by(col(Game.id))).all()
+    lines: list[str] = []
+    for game, row in rows:
+        assert game.id is not None
+        engine, state = load(game)
+        to_act = engine.to_act(state)
+        seats = seats_of(session, game.id)
+        others = [p.name for r, p in seats if r.seat in to_act and r.seat != row.seat]
+        when = format_deadline(game.deadline, player.tz, lang) if game.deadline else (
+            "paused" if lang == "en" else "tạm dừng")
+        if row.seat in to_act:
+            whose = {"en": "your move", "vi": "đến lượt bạn"}[lang]
+        else:
+            joined = {"en": " and ", "vi": " và "}[lang].join(others) or "-"
+            whose = {"en": f"waiting for {joined}", "vi": f"đang chờ {joined}"}[lang]
+        deadline = {"en": "deadline", "vi": "hạn chót"}[lang]
+        lines.append(f"{subject_tag(game.engine, game.id)} {engine.title} — {whose}; {deadline} {when}")
+    if not lines:
+        lines.append({"en": "You have no running games.", "vi": "Bạn không có ván nào đang diễn ra."}[lang])
+    return lines
+
+
+def _games(session: Session, ctx: AppContext, player: Player | None, results: Results) -> None:
+    if player is None:
+        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+    results.lines.extend(my_games_lines(session, ctx, player))
+    results.done.append("games")
 
 
 # -- in a game -----------------------------------------------------------------
@@ -111,20 +243,98 @@ def _state(turn: Turn, args: list[str]) -> None:
 
 
 def _log(turn: Turn, args: list[str]) -> None:
+    """The last ``LOG_LINES`` events this seat may see, each with its time in the player's zone."""
     assert turn.game.id is not None
-    events = visible_events(turn.session, turn.game.id, turn.seat, limit=LOG_LINES)
-    turn.results.lines = [event.text.get(turn.player.lang) for _, event in events] or ["-"]
+    rows = turn.session.exec(select(MoveLog).where(MoveLog.game_id == turn.game.id).order_by(col(MoveLog.id))).all()
+    lines: list[str] = []
+    for row in rows:
+        for data in json.loads(row.events):
+            event = Event.from_json(data)
+            if event.visible(turn.seat):
+                when = format_deadline(row.created_at, turn.player.tz, turn.player.lang).split(" (")[0]
+                lines.append(f"{when}  {event.text.get(turn.player.lang)}")
+    turn.results.lines = lines[-LOG_LINES:] or ["-"]
     turn.results.done.append("log")
 
 
+RESIGN_CODE_RE = re.compile(r"^[A-Za-z0-9]{4}$")
+
+
 def _resign(turn: Turn, args: list[str]) -> None:
+    """``resign`` asks for a confirmation code; ``resign CODE`` does it (``play.seats``)."""
     if turn.game.status != "active":
         raise CommandFailed(tr("The game is already over.", "Ván chơi đã kết thúc."))
-    name = turn.player.name
-    outcome = Outcome(frozenset(), False, tr(f"{name} resigned", f"{name} đã bỏ cuộc"))
-    end_game(turn.session, turn.ctx, turn.game, "resigned", outcome)
+    lang = turn.player.lang
+    row = turn.session.exec(select(GameSeat).where(GameSeat.game_id == turn.game.id,
+                                                   GameSeat.seat == turn.seat)).one()
+    if not args:
+        code = seat_api.request_resignation(turn.session, turn.ctx, turn.game, row)
+        rule = seat_api.resign_rule(turn.game, len(seats_of(turn.session, turn.game.id or 0)))
+        effect = {
+            "team": tr("the game ends and the other team wins", "ván chơi kết thúc và đội bên kia thắng"),
+            "opponent": tr("the game ends and your opponent wins", "ván chơi kết thúc và đối thủ của bạn thắng"),
+            "bot": tr("a bot plays your seat and the others play on", "máy sẽ chơi thay chỗ của bạn và những người "
+                      "khác chơi tiếp"),
+        }[rule].get(lang)
+        turn.results.done.append("resign")
+        turn.results.lines.append(Text(
+            f"To confirm, reply `resign {code}` within 24 hours. If you do, {effect}.",
+            f"Để xác nhận, hãy trả lời `bỏ cuộc {code}` trong vòng 24 giờ. Khi đó {effect}.").get(lang))
+        return
+    if len(args) != 1 or not RESIGN_CODE_RE.match(args[0]):
+        raise CommandFailed(tr("To resign, write `resign` alone on a line; you will get a code to confirm.",
+                               "Để bỏ cuộc, hãy viết `bỏ cuộc` trên một dòng riêng; bạn sẽ nhận mã để xác nhận."))
+    if not seat_api.resign_code_valid(turn.ctx, row, args[0]):
+        raise CommandFailed(tr("That code is wrong or older than a day: write `resign` for a new one.",
+                               "Mã đó sai hoặc đã quá một ngày: viết `bỏ cuộc` để nhận mã mới."))
+    before = turn.game.version
+    state, ended = seat_api.confirm_resignation(turn.session, turn.ctx, turn.game, turn.engine, turn.state, row,
+                                                turn.player)
+    turn.results.done.append(f"resign {args[0].upper()}")
     turn.ended = True
-    turn.results.done.append("resign")
+    if turn.game.version != before:  # the game ended (``end_game``): everyone gets the final mail
+        return
+    turn.state, turn.changed = state, True
+    # the seat is a bot's now: this is the player's last mail from the game; the others are told
+    names = [p.name for _, p in seats_of(turn.session, turn.game.id or 0)]
+    mail_to_seat(turn.session, turn.ctx, turn.game, turn.engine, state, row, turn.player, "info", names=names,
+                 results=turn.results, kind="info", extra={"title": Text(
+                     "You left the game; a bot plays your seat from now on. Thank you for playing!",
+                     "Bạn đã rời ván; từ giờ máy sẽ chơi thay chỗ của bạn. Cảm ơn bạn đã chơi!").get(lang)})
+    name = turn.player.name
+    if not ended:
+        seat_api.notify_seats(turn.session, turn.ctx, turn.game,
+                              lambda lg, _tz: Text(f"{name} left the game; a bot plays their seat",
+                                                   f"{name} đã rời ván; máy chơi thay chỗ của họ").get(lg),
+                              skip={turn.player.id}, engine_state=(turn.engine, state))
+
+
+VACATION_NAMES = ("vacation", "away", "nghỉ", "nghi", "vắng", "vang")
+BACK_NAMES = ("back", "quay lại", "quay lai", "về rồi", "ve roi")
+
+
+def _shared_commands(player: Callable[[Any], Player | None], session: Callable[[Any], Session],
+                     ctx: Callable[[Any], AppContext], results: Callable[[Any], Results]) -> list[Command]:
+    """The player's own settings and overview, the same in a game reply and to the address."""
+    return [
+        Command(("games", "ván", "van", "các ván", "cac van"), "games",
+                tr("my running games: whose move, and the deadlines", "các ván của tôi: lượt ai, hạn chót"),
+                lambda t, a: _games(session(t), ctx(t), player(t), results(t)), exact=True),
+        Command(("lang",), "lang vi|en", tr("the language of my mails", "ngôn ngữ thư của tôi"),
+                lambda t, a: _set_lang(player(t), a, results(t))),
+        Command(("tz",), "tz CITY", tr("my time zone for deadlines, e.g. tz Hanoi, tz Paris, tz New York",
+                                       "múi giờ của tôi, ví dụ tz Hanoi, tz Sài Gòn, tz Paris"),
+                lambda t, a: _set_tz(player(t), a, results(t))),
+        Command(VACATION_NAMES, "vacation DAYS",
+                tr("away for some days: my clocks stop in all my games (`back` ends it)",
+                   "vắng mặt vài ngày: đồng hồ của tôi dừng trong mọi ván (`back` để quay lại)"),
+                lambda t, a: _vacation(session(t), ctx(t), player(t), a, results(t))),
+        Command(BACK_NAMES, "back", tr("I am back: end my absence", "tôi đã quay lại: kết thúc vắng mặt"),
+                lambda t, a: _back(session(t), ctx(t), player(t), a, results(t)), exact=True),
+        Command(("calendar", "lịch", "lich"), "calendar on|off",
+                tr("turn mails carry the deadline as a calendar event", "thư đến lượt kèm hạn chót dạng sự kiện lịch"),
+                lambda t, a: _set_calendar(player(t), a, results(t))),
+    ]
 
 
 GAME_COMMANDS: list[Command] = [
@@ -133,14 +343,11 @@ GAME_COMMANDS: list[Command] = [
     Command(("state", "board", "trạng thái", "trang thai"), "state",
             tr("send me my view of the game again", "gửi lại thế cờ của tôi"), _state),
     Command(("log", "nhật ký", "nhat ky"), "log",
-            tr(f"the last {LOG_LINES} things that happened that I may see", f"{LOG_LINES} sự kiện gần nhất"), _log),
+            tr(f"the last {LOG_LINES} things that happened that I may see, with their times",
+               f"{LOG_LINES} sự kiện gần nhất, kèm thời gian"), _log),
     Command(("resign", "bỏ cuộc", "bo cuoc"), "resign",
-            tr("give up: the game ends for everyone", "bỏ cuộc: ván chơi kết thúc cho mọi người"), _resign),
-    Command(("lang",), "lang vi|en", tr("the language of my mails", "ngôn ngữ thư của tôi"),
-            lambda t, a: _set_lang(t.player, a, t.results)),
-    Command(("tz",), "tz Area/City", tr("my time zone for deadlines, e.g. tz Asia/Ho_Chi_Minh",
-                                        "múi giờ của tôi, ví dụ tz Asia/Ho_Chi_Minh"),
-            lambda t, a: _set_tz(t.player, a, t.results)),
+            tr("give up (you get a code to confirm)", "bỏ cuộc (bạn sẽ nhận mã để xác nhận)"), _resign),
+    *_shared_commands(lambda t: t.player, lambda t: t.session, lambda t: t.ctx, lambda t: t.results),
 ]
 
 
@@ -203,6 +410,20 @@ def _accept(box: Mailbox, args: list[str]) -> None:
             box.games_started.append(game)
 
 
+def _takeover(box: Mailbox, args: list[str]) -> None:
+    if box.player is None:
+        raise CommandFailed(tr("Only registered players can take over a seat.",
+                               "Chỉ người chơi đã đăng ký mới nhận chỗ được."))
+    if len(args) != 1 or not args[0].lstrip("#").isdigit():
+        raise CommandFailed(tr("Write `takeover 12` to take the open seat of game #12.",
+                               "Viết `takeover 12` để nhận chỗ trống của ván #12."))
+    try:
+        seat_api.take_over(box.session, box.ctx, box.player, int(args[0].lstrip("#")))
+    except seat_api.SeatError as exc:
+        raise CommandFailed(exc.message) from None
+    box.results.done.append(f"takeover {args[0].lstrip('#')}")
+
+
 MAILBOX_COMMANDS: list[Command] = [
     Command(("help", "trợ giúp", "tro giup", "?"), "help", tr("this help", "trợ giúp này"), _mailbox_help),
     Command(("new", "mới", "moi"), "new GAME with ADDRESS ...",
@@ -210,19 +431,31 @@ MAILBOX_COMMANDS: list[Command] = [
                "tạo ván mới và mời người khác, ví dụ new tac with b@x c@x d@x"), _new),
     Command(("accept", "đồng ý", "dong y"), "accept", tr("join the game you were invited to", "tham gia ván được mời"),
             _accept),
-    Command(("lang",), "lang vi|en", tr("the language of my mails", "ngôn ngữ thư của tôi"),
-            lambda b, a: _set_lang(b.player, a, b.results)),
-    Command(("tz",), "tz Area/City", tr("my time zone for deadlines", "múi giờ của tôi"),
-            lambda b, a: _set_tz(b.player, a, b.results)),
+    Command(("takeover", "thay chỗ", "thay cho"), "takeover GAME",
+            tr("take an open seat of a running game", "nhận một chỗ trống trong ván đang chơi"), _takeover),
+    *_shared_commands(lambda b: b.player, lambda b: b.session, lambda b: b.ctx, lambda b: b.results),
 ]
 
 
 def find_command(commands: list[Command], line: str) -> tuple[Command, list[str]] | None:
-    """The command a line starts with (longest name first, so two-word names win)."""
+    """The command a line starts with (longest name first, so two-word names win); polite
+    fillers around it ("resign please", "nghỉ 7 nhé") are dropped first
+    (``engines.wording.strip_fillers``), never words inside a sentence."""
+    found = _find_command(commands, line)
+    stripped = strip_fillers(line)
+    if not stripped or stripped == line.strip():
+        return found
+    alt = _find_command(commands, stripped)
+    if found is None or (alt is not None and alt[0] is found[0] and len(alt[1]) < len(found[1])):
+        return alt  # "takeover 1 please" -> takeover ["1"]; "b@x.test" keeps its dot otherwise
+    return found
+
+
+def _find_command(commands: list[Command], line: str) -> tuple[Command, list[str]] | None:
     lowered = line.strip().lower()
     for command in sorted(commands, key=lambda c: -max(len(n) for n in c.names)):
         for name in sorted(command.names, key=len, reverse=True):
-            if lowered == name or lowered.startswith(name + " "):
+            if lowered == name or (not command.exact and lowered.startswith(name + " ")):
                 return command, line.strip()[len(name):].split()
     return None
 

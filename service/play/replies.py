@@ -21,6 +21,7 @@ from service.context import AppContext
 from service.outbound.keys import KeyInfo
 from service.outbound.notify import Results, mail_to_seat, queue_game_mails
 from service.play.player_commands import GAME_COMMANDS, CommandFailed, Turn, find_command, help_lines
+from service.play.seats import play_bot_seats, reclaim_seat
 from service.store.games import load, log_move, save_state, seats_of
 from service.store.models import Game, GameSeat, Outbox, Player
 
@@ -84,6 +85,15 @@ def handle_game_reply(
     engine, state = load(game)
     turn = Turn(session, ctx, game, engine, state, seat_row.seat, player, Results())
     lang = player.lang
+    if seat_row.bot:
+        if seat_row.bot_reason == "resigned":  # they left: nothing they write changes the game
+            turn.results.not_understood.extend({"text": line, "why": tr(
+                "You resigned from this game; a bot plays your seat.",
+                "Bạn đã bỏ cuộc ván này; máy đang chơi thay chỗ của bạn.").get(lang)} for line in lines[:MAX_LINES])
+            answer_without_change(session, ctx, turn)
+            return "rejected"
+        reclaim_seat(session, seat_row)  # an abandoned player is back before a substitute came
+        turn.results.done.append({"en": "your seat is yours again", "vi": "chỗ của bạn đã trở lại với bạn"}[lang])
     for index, line in enumerate(lines[:MAX_LINES]):
         if turn.ended:
             turn.results.ignored.extend(lines[index:])
@@ -106,6 +116,10 @@ def handle_game_reply(
     else:
         turn.results.ignored.extend(lines[MAX_LINES:])
     if turn.changed:
+        if not seat_row.bot:
+            seat_row.misses = 0  # a move of the player's own: no longer "missed in a row"
+        if game.status == "active":  # a bot-kept seat that must act now moves at once
+            turn.state, _ = play_bot_seats(session, ctx, game, engine, turn.state)
         save_state(session, ctx, game, engine, turn.state)
     if turn.changed or turn.ended:
         queue_game_mails(session, ctx, game, engine, turn.state, actor=turn.seat, results=turn.results)

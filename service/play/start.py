@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
 from typing import Any
 
 from sqlmodel import Session
@@ -17,8 +16,9 @@ from sqlmodel import Session
 import engines
 from service.context import AppContext
 from service.outbound.notify import queue_game_mails
-from service.store.games import player_by_address
+from service.store.games import next_deadline, player_by_address
 from service.store.models import Game, GameSeat, Player
+from service.store.policy import DeadlinePolicy
 
 
 def create_game(
@@ -29,13 +29,18 @@ def create_game(
     seed: int | None = None,
     *,
     ctx: AppContext,
+    policy: str = "",
 ) -> Game:
     """Start a game for known players (by address, seat order) and queue the first mails.
+
+    ``policy`` is a ``DeadlinePolicy`` as JSON ("" = the configured defaults).
 
     Everything happens in the caller's transaction: commit once and the game and its
     "the game starts" mails exist together, or neither does.
     """
     engine = engines.get(engine_id)
+    if policy:
+        DeadlinePolicy.from_json(policy, ctx.settings)  # refuse a bad policy before anything exists
     seated: list[Player] = []
     for address in players:
         player = player_by_address(session, address)
@@ -52,7 +57,7 @@ def create_game(
     now = ctx.clock.now()
     game = Game(engine=engine_id, options=json.dumps(resolved, sort_keys=True), seed=seed,
                 state=engine.to_json(state), version=0, status="active", created_at=now, updated_at=now,
-                deadline=now + timedelta(hours=ctx.settings.turn_hours))
+                policy=policy, turn_started_at=now)
     session.add(game)
     session.flush()
     assert game.id is not None
@@ -60,5 +65,6 @@ def create_game(
         assert player.id is not None
         session.add(GameSeat(game_id=game.id, seat=seat, player_id=player.id))
     session.flush()
+    game.deadline = next_deadline(session, ctx, game, engine, state, now)
     queue_game_mails(session, ctx, game, engine, state, actor=None, started=True)
     return game

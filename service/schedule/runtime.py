@@ -25,10 +25,10 @@ from service.context import AppContext
 from service.inbound.fetch import Inbox
 from service.inbound.pipeline import Pipeline, pending_ids, store
 from service.leagues.season import advance_all
-from service.outbound.notify import queue_game_mails
 from service.outbound.outbox import send_due
 from service.play.start import create_game
-from service.store.games import StaleGame, create_player, load, log_move, save_state
+from service.schedule.deadlines import DeadlinePolicy, act_on_missed, send_reminders
+from service.store.games import StaleGame, create_player
 from service.store.models import Game, InboundMail
 
 log = logging.getLogger(__name__)
@@ -94,10 +94,10 @@ class Service:
         return await send_due(self.ctx)
 
     async def sweep(self) -> list[int]:
-        """Play the default action for every seat past its game's deadline; returns game ids.
+        """Act on missed deadlines, then send the due reminders; returns the games acted on.
 
-        The deadline policy (grace, reminders, vacations) is its own issue; this is the
-        simplest policy, civil disorder at the deadline, kept in one place to change.
+        The policy (reminders, grace, wait/default/skip, abandoned seats) is
+        ``service.schedule.deadlines``; each game is acted on in its own transaction.
         """
         now = self.ctx.clock.now()
         with self.session() as s:
@@ -106,9 +106,12 @@ class Service:
         for game_id in overdue:
             assert game_id is not None
             with contextlib.suppress(StaleGame), self.session() as s:
-                if self._default_moves(s, game_id):
+                if act_on_missed(s, self.ctx, game_id):
                     swept.append(game_id)
                 s.commit()
+        with self.session() as s:
+            send_reminders(s, self.ctx)
+            s.commit()
         self.advance_leagues()
         return swept
 
@@ -118,22 +121,6 @@ class Service:
             changed = advance_all(s, self.ctx)
             s.commit()
         return changed
-
-    def _default_moves(self, s: Session, game_id: int) -> bool:
-        game = s.get_one(Game, game_id)
-        if game.status != "active" or game.deadline is None or game.deadline > self.ctx.clock.now():
-            return False
-        engine, state = load(game)
-        for seat in sorted(engine.to_act(state)):
-            if engine.outcome(state) is not None or seat not in engine.to_act(state):
-                continue
-            action = engine.default_action(state, seat)
-            state, events = engine.apply(state, seat, action)
-            log_move(s, self.ctx, game, seat, "(deadline: default move)", action, events,
-                     engine.state_version(state))
-        save_state(s, self.ctx, game, engine, state)
-        queue_game_mails(s, self.ctx, game, engine, state, actor=None)
-        return True
 
     # -- forever -------------------------------------------------------------------
     #
@@ -234,10 +221,14 @@ class Service:
             return player.id
 
     def new_game(self, engine_id: str, players: list[str], options: dict[str, Any] | None = None,
-                 seed: int | None = None) -> int:
-        """``create_game`` in its own transaction (first mails queued with it); returns the id."""
+                 seed: int | None = None, policy: str = "") -> int:
+        """``create_game`` in its own transaction (first mails queued with it); returns the id.
+
+        ``policy``: the deadline policy as an operator writes it (``hours=48 miss=wait``; see
+        ``DeadlinePolicy.parse``), "" for the configured defaults."""
+        stored = DeadlinePolicy.parse(policy, DeadlinePolicy.defaults(self.settings)).to_json() if policy else ""
         with self.session() as s:
-            game = create_game(s, engine_id, players, options, seed, ctx=self.ctx)
+            game = create_game(s, engine_id, players, options, seed, ctx=self.ctx, policy=stored)
             s.commit()
             assert game.id is not None
             return game.id

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import update
@@ -21,6 +21,7 @@ from service.addresses import bare_address
 from service.clock import SystemClock
 from service.context import AppContext
 from service.store.models import Game, GameSeat, MoveLog, Player
+from service.store.policy import deadline_after, policy_of
 
 
 class StaleGame(RuntimeError):
@@ -61,15 +62,40 @@ def seats_of(session: Session, game_id: int) -> list[tuple[GameSeat, Player]]:
     return [(seat, player) for seat, player in rows]
 
 
+def next_deadline(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], state: Any,
+                  now: datetime) -> datetime | None:
+    """The deadline of a decision opening at ``now`` under the game's policy.
+
+    None while the operator has paused the game. A player who is away (``vacation``) and
+    must act gets the whole time after their absence ends: their clock stands still.
+    """
+    if game.paused:
+        return None
+    policy = policy_of(game, ctx.settings)
+    start = now
+    to_act = engine.to_act(state)
+    if to_act and game.id is not None:
+        for seat_row, player in seats_of(session, game.id):
+            if (seat_row.seat in to_act and not seat_row.bot and player.away_until is not None
+                    and player.away_until > start):
+                start = player.away_until
+    return deadline_after(start, policy.hours, policy.weekend_pause)
+
+
 def save_state(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], state: Any) -> None:
-    """Write ``state`` if nobody else wrote the game since we read it (else ``StaleGame``)."""
+    """Write ``state`` if nobody else wrote the game since we read it (else ``StaleGame``).
+
+    The next deadline follows the game's policy (``next_deadline``)."""
     assert game.id is not None
     now = ctx.clock.now()
     outcome = engine.outcome(state)
     status = game.status if game.status != "active" else ("finished" if outcome is not None else "active")
     values: dict[str, Any] = {
         "state": engine.to_json(state), "version": game.version + 1, "updated_at": now, "status": status,
-        "deadline": None if status != "active" else now + timedelta(hours=ctx.settings.turn_hours),
+        "deadline": None if status != "active" else next_deadline(session, ctx, game, engine, state, now),
+        "turn_started_at": now,
+        # paused: a move opens a new decision, which gets its whole time when resumed
+        "paused_left": None if game.paused else game.paused_left,
         "outcome": json.dumps(outcome.to_json()) if outcome is not None else game.outcome,
     }
     result = session.execute(

@@ -26,6 +26,8 @@ class League(SQLModel, table=True):
     rounds: int  # planned number of rounds
     round_days: float = 14.0
     turn_hours: float = 72.0  # the deadline per decision of the league's games
+    #: the deadline policy of the league's games (``DeadlinePolicy`` JSON; "" = defaults + turn_hours)
+    policy: str = ""
     max_players: int = 32
     status: str = Field(default="open", index=True)  # open | closed | running | finished
     signup_until: datetime | None = None

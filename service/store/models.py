@@ -22,6 +22,19 @@ class Player(SQLModel, table=True):
     lang: str = "en"
     tz: str = "UTC"
     vacation: bool = False
+    #: absence (``vacation N``): the player's clocks stand still until then
+    away_until: datetime | None = None
+    away_since: datetime | None = None
+    #: days of absence taken in ``vacation_year`` (the allowance is per calendar year)
+    vacation_days_used: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    vacation_year: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    #: a hard bounce of one of our mails came back: the operator must find a new address
+    unreachable: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    bounced_at: datetime | None = None
+    #: when the last merged reminder mail went out (at most one "you are late" a day)
+    last_reminder_at: datetime | None = None
+    #: turn mails carry the deadline as an iCalendar event
+    calendar: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
     created_at: datetime
 
 
@@ -39,6 +52,13 @@ class Game(SQLModel, table=True):
     status: str = Field(default="active", index=True)  # active | finished | resigned
     deadline: datetime | None = Field(default=None, index=True)
     outcome: str | None = None
+    #: the deadline policy as JSON (``service.schedule.deadlines.DeadlinePolicy``); "" = defaults
+    policy: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    #: paused by the operator: no deadline runs; ``paused_left`` seconds remain when resumed
+    paused: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    paused_left: float | None = None
+    #: when the current decision opened (reminders are never due before it)
+    turn_started_at: datetime | None = None
     created_at: datetime
     updated_at: datetime
 
@@ -55,6 +75,23 @@ class GameSeat(SQLModel, table=True):
     player_id: int = Field(foreign_key="players.id", index=True)
     reply_key: str | None = None
     last_log_id: int = 0
+    #: missed deadlines in a row (a move of the player's own resets it)
+    misses: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    #: the last reminder for this seat (a reminder point already passed is not sent again)
+    reminded_at: datetime | None = None
+    #: the last missed deadline acted on (so one deadline counts as one miss)
+    missed_deadline: datetime | None = None
+    #: kept by a bot: decisions are played by the engine's default at once, no mails sent
+    bot: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    #: offered to a substitute (``takeover GAME``)
+    open: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    #: abandoned after too many missed deadlines (shown by ``pbem admin stalled``)
+    abandoned_at: datetime | None = None
+    #: why the seat is kept by a bot: abandoned | resigned | operator
+    bot_reason: str | None = None
+    #: a pending resignation: the code to reply with and until when it is valid
+    resign_code: str | None = None
+    resign_code_until: datetime | None = None
 
 
 class ReplyKey(SQLModel, table=True):

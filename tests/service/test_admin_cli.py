@@ -237,7 +237,7 @@ def test_stalled_lists_the_longest_waiting_game_first(env: dict[str, str], capsy
         s.add(Outbox(message_id="<b@x>", to_address="cat@x.test", kind="turn", game_id=1, raw=b"x",
                      status="failed", next_attempt_at=clock.now(), created_at=clock.now()))
         cat = s.exec(select(Player).where(Player.address == "cat@x.test")).one()
-        cat.vacation = True
+        cat.vacation, cat.away_until = True, clock.now() + timedelta(days=3)  # `vacation 3`
         s.add(cat)
         s.commit()
     assert pbem(env, "admin", "pause", "2").exit_code == 0

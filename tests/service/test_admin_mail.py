@@ -191,8 +191,6 @@ def test_undo_of_a_secret_choice_reveals_nothing(world: World) -> None:
     assert isinstance(world.inbound()[0], InboundMail)
 
 
-@pytest.mark.xfail(strict=True, reason="needs the merge: save_state (or the deadline policy) must keep the "
-                   "deadline cleared while a GamePause row exists; the lead wires it after the deadlines branch")
 def test_a_move_during_a_pause_keeps_the_clock_stopped(world: World) -> None:
     ann, bob = world.player("ann@pbem.test", "Ann"), world.player("bob@pbem.test", "Bob")
     gid = world.game("toy", [ann, bob], seed=3)

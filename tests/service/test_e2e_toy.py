@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -156,13 +157,27 @@ def test_command_in_the_subject_with_an_empty_body(world: World) -> None:
     assert [m.command for m in world.moves(game_id)] == ["low"]
 
 
+def resign(world: World, who: str) -> None:
+    """``resign``, then ``resign CODE`` with the code from the answer, as a player does."""
+    world.new_mails(who)
+    world.reply(who, "resign", to=world.last(who))
+    run(world.step())
+    texts = [text_of(m) for m in world.new_mails(who)]
+    codes = [c for t in texts for c in re.findall(r"(?:reply `resign|lời `bỏ cuộc) (\w{4})`", t)]
+    assert codes, texts
+    world.reply(who, f"resign {codes[-1]}", to=world.last(who))
+    run(world.step())
+
+
 def test_reply_to_a_finished_game_gets_one_polite_answer(world: World) -> None:
     ann, bob, _cat = players = three_players(world)
     game_id = world.game("toy", list(players), seed=3)
     run(world.step())
-    world.reply(bob, "resign", to=world.last(bob))
-    run(world.step())
-    assert world.game_row(game_id).status == "resigned"
+    resign(world, bob)
+    assert world.game_row(game_id).status == "active"  # three players: a bot keeps Bob's seat
+    resign(world, ann)
+    resign(world, _cat)
+    assert world.game_row(game_id).status == "finished"  # the bots played it to the end
     world.new_mails(ann)
     over = world.last(ann)
     world.reply(ann, "high", to=over)
@@ -187,7 +202,7 @@ def test_player_commands_answer_done_not_understood_ignored(world: World) -> Non
     world.reply(cat, "tz Mars/Olympus")
     run(world.step())
     (answer,) = world.new_mails(cat)
-    assert "Unknown time zone" in text_of(answer)
+    assert "I do not know the time zone 'Mars/Olympus'" in text_of(answer)
     assert world.moves(game_id) == []
 
 

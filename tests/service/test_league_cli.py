@@ -61,6 +61,7 @@ def test_a_league_from_the_command_line(env: dict[str, str], monkeypatch: pytest
     (("new", "x", "tagteam", "--format", "tables"), "round-robin or swiss"),
     (("new", "x", "tagteam", "--round-days", "0"), "positive"),
     (("new", "x", "tagteam", "-o", "draft"), "NAME=VALUE"),
+    (("new", "x", "tagteam", "--policy", "hours=0"), "bad deadline policy"),
     (("show", "nope"), "no league"),
     (("start", "nope"), "no league"),
     (("standings", "nope"), "no league"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter, defaultdict
+from datetime import timedelta
 
 import pytest
 from sqlalchemy.engine import Engine
@@ -221,3 +222,15 @@ def test_vacation_sits_out_a_round_without_penalty(settings: Settings, db: Engin
         row = next(r for r in season.table(s, league) if r.player_id == 1)
         assert row.byes == 0 and row.points == 0
         assert len(list(itertools.chain.from_iterable(json.loads(lg.seats) for lg in first))) == 4
+
+
+def test_league_games_follow_the_leagues_deadline_policy(settings: Settings, db: Engine) -> None:
+    ctx = _ctx(settings, db)
+    with ctx.session() as s:
+        league = _league(s, ctx, "tagteam", 2, policy="hours=48 reminders=12 miss=wait")
+        season.start(s, ctx, league.name)
+        lg = s.exec(select(LeagueGame).where(LeagueGame.league_id == league.id)).one()
+        game = s.get_one(Game, lg.game_id)
+        policy = json.loads(game.policy)
+        assert policy["hours"] == 48 and policy["reminders"] == [12] and policy["on_miss"] == "wait"
+        assert game.deadline is not None and game.deadline - ctx.clock.now() == timedelta(hours=48)

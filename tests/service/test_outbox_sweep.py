@@ -123,6 +123,6 @@ def test_sweep_plays_the_default_move_after_the_deadline(tmp_path: Path) -> None
         assert [m.seat for m in moves] == [0]
         updated = s.get_one(Game, game.id)
         assert updated.version == 1 and updated.deadline == clock.now() + timedelta(hours=48)
-        turn_mails = s.exec(select(Outbox).where(Outbox.kind == "turn").order_by(col(Outbox.id))).all()
-        assert {m.to_address for m in turn_mails} == {"a@x.test", "b@x.test"}
+        told = s.exec(select(Outbox).where(Outbox.kind == "missed").order_by(col(Outbox.id))).all()
+        assert {m.to_address for m in told} == {"a@x.test", "b@x.test"}  # the late one and the other
     assert asyncio.run(service.sweep()) == []  # the new deadline lies ahead

@@ -107,3 +107,34 @@ def test_a_move_through_the_pipeline_on_postgresql(postgres_url: str) -> None:
         first.commit()
         with pytest.raises(StaleGame):
             save_state(second, ctx, game_b, engine, new_state)
+
+
+def test_deadlines_on_postgresql(postgres_url: str) -> None:
+    """Reminders, a missed deadline with abandonment, and the stalled list on PostgreSQL."""
+    from datetime import timedelta
+
+    from service.schedule.deadlines import act_on_missed, send_reminders, stalled
+    from service.store.models import GameSeat
+
+    clock = ManualClock()
+    ctx = AppContext.create(Settings(database_url=postgres_url, secret=SECRET, abandon_after_misses=1), clock)
+    with ctx.session() as s:
+        players = [create_player(s, f"{n}@pg.test", n.title(), ctx=ctx).address for n in ("cid", "dee")]
+        game = create_game(s, "toy", players, seed=5, ctx=ctx)
+        s.commit()
+        game_id = game.id
+        assert game_id is not None
+    clock.advance(hours=48, minutes=1)
+    with ctx.session() as s:
+        assert "cid@pg.test" in send_reminders(s, ctx)  # the module's other game may remind too
+        s.commit()
+    clock.advance(hours=24)
+    with ctx.session() as s:
+        assert act_on_missed(s, ctx, game_id)
+        s.commit()
+    with ctx.session() as s:
+        row = s.exec(select(GameSeat).where(GameSeat.game_id == game_id, GameSeat.seat == 0)).one()
+        assert row.bot and row.open and row.misses == 1
+        (listed,) = [g for g in stalled(s, ctx) if g.game_id == game_id]
+        assert listed.abandoned == [0] and listed.open == [0]
+        assert s.get_one(Game, game_id).deadline == clock.now() + timedelta(hours=72)

@@ -27,7 +27,7 @@ from service.outbound.keys import make_key
 from service.outbound.render import MARKER
 from service.play.start import create_game
 from service.store.games import StaleGame, create_player, load, save_state
-from service.store.models import Game, InboundMail, MoveLog, Outbox
+from service.store.models import Game, GameSeat, InboundMail, MoveLog, Outbox
 
 
 @pytest.fixture
@@ -183,14 +183,26 @@ def test_optimistic_lock_refuses_a_write_from_a_stale_read(ctx: AppContext, game
             save_state(second, ctx, game_b, engine, new_state)
 
 
-def test_resign_ends_the_game_for_everyone(ctx: AppContext, game_id: int) -> None:
+def test_resign_asks_for_a_code_then_ends_a_two_player_game_with_the_other_winning(ctx: AppContext,
+                                                                                    game_id: int) -> None:
     key = key_of(ctx, game_id, 1)
     with ctx.session() as s:
         row, _ = store(s, ctx, mail("bob@x.test", f"play+{key}@pbem.test", "resign\nhigh").as_bytes(), 1, "INBOX")
     assert row.id is not None
     assert Pipeline(ctx).process(row.id) == "applied"
     with ctx.session() as s:
-        assert s.get_one(Game, game_id).status == "resigned"
+        assert s.get_one(Game, game_id).status == "active"  # nothing ends without the code
+        seat = s.exec(select(GameSeat).where(GameSeat.game_id == game_id, GameSeat.seat == 1)).one()
+        code = seat.resign_code
+    assert code and len(code) == 4
+    with ctx.session() as s:
+        row, _ = store(s, ctx, mail("bob@x.test", f"play+{key}@pbem.test", f"resign {code.lower()}\nhigh",
+                                    message_id="<confirm@x.test>").as_bytes(), 2, "INBOX")
+    assert row.id is not None
+    assert Pipeline(ctx).process(row.id) == "applied"
+    with ctx.session() as s:
+        game = s.get_one(Game, game_id)
+        assert game.status == "resigned" and game.outcome and '"winners": [0]' in game.outcome
         over = s.exec(select(Outbox).where(Outbox.kind == "over")).all()
         assert sorted(o.to_address for o in over) == ["ann@x.test", "bob@x.test"]
 

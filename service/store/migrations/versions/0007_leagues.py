@@ -29,6 +29,7 @@ def upgrade() -> None:
     sa.Column('rounds', sa.Integer(), nullable=False),
     sa.Column('round_days', sa.Float(), nullable=False),
     sa.Column('turn_hours', sa.Float(), nullable=False),
+    sa.Column('policy', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column('max_players', sa.Integer(), nullable=False),
     sa.Column('status', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column('signup_until', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True),
