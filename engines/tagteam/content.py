@@ -108,6 +108,23 @@ class Side:
     def has(self, space: int, icon: str) -> bool:
         return icon in self.icons.get(space, ())
 
+    def walk(self, pos: int, delta: int) -> tuple[int, list[int]]:
+        """TT-47/TT-64: space by space; Stop halts; Max and KO bound. Returns the end and the icon
+        spaces entered (stopped on or passed; the starting space is never entered, TT-58/TT-59)."""
+        step = 1 if delta > 0 else -1
+        entered: list[int] = []
+        for _ in range(abs(delta)):
+            nxt = pos + step
+            if nxt < 0 or nxt > self.max_hp:
+                break
+            pos = nxt
+            icons = self.icons.get(pos)
+            if icons:
+                if "stop" in icons:
+                    break  # a Stop space triggers nothing else (TT-64)
+                entered.append(pos)
+        return pos, entered
+
 
 @dataclass(frozen=True)
 class TokenKind:
@@ -429,8 +446,156 @@ def validate_pieces(fighters: Mapping[str, Fighter]) -> None:
                 raise ContentError(f"{f.id}: {t.count} {t.id} tokens, the box has {PIECES[t.id]} (TT-2)")
 
 
+# ---------------------------------------------------------------------------
+# TT-59/TT-60: icon chains must stay finite
+
+# A node is an icon space that runs Actions, ("icon", fighter, side, space), or a flip rule
+# whose on_flip Actions run in the wave after it, ("flip", fighter, side it flips from).
+Node = tuple[str, str, str, int]
+
+
+def _directions(a: Act) -> tuple[int, ...]:
+    """Which way an Action can move its target's marker: +1 up, -1 down, () not at all."""
+    if a.verb == "attack":
+        return (-1,)
+    if a.verb not in ("heal", "damage"):
+        return ()
+    way = 1 if a.verb == "heal" else -1
+    q = a.amount
+    if q.name:
+        return (way * q.sign,)  # hp, power, special and token counts are never negative
+    n = q.sign * q.value
+    return (way if n > 0 else -way,) if n else ()
+
+
+def _reach(side: Side, space: int, way: int) -> set[int]:
+    """Icon spaces a marker can enter moving ``way`` (any amount) from wherever it may stand just
+    after it entered ``space``: anywhere from ``space`` to the next Stop or end in the direction
+    it came from, coming down (if something lies above) or up (if it could start above KO)."""
+    stops = [p for p, icons in side.icons.items() if "stop" in icons]
+    low = max((p for p in stops if p < space), default=0)
+    high = min((p for p in stops if p > space), default=side.max_hp)
+    starts: set[int] = set()
+    if space < side.max_hp:
+        starts.update(range(low, space + 1))
+    if space >= 2:
+        starts.update(range(space, high + 1))
+    out: set[int] = set()
+    for q in starts:
+        if way > 0 and q == 0:
+            continue  # a KO marker never moves up (TT-41)
+        out.update(side.walk(q, way * side.max_hp)[1])
+    return out
+
+
+def validate_icon_chains(fighters: Mapping[str, Fighter], where: Mapping[str, str]) -> None:
+    """TT-59: reject content on which icon-caused movement could reach the same icon again.
+
+    Icons fire every time a marker enters them, so an icon whose Actions (directly, or through
+    other icons and flip rules) can move a marker back onto it could chain without end. The
+    check is conservative: amounts are ignored, a marker stands anywhere its last movement
+    could have left it, and another fighter's marker (any fighter may be an opponent) or a
+    marker on a board just flipped may stand anywhere at all. Cancel and Stop run no Actions.
+    """
+    nodes: dict[Node, tuple[Act, ...]] = {}
+    for f in fighters.values():
+        for side in f.sides:
+            for space, icons in sorted(side.icons.items()):
+                acts = tuple(a for icon in icons if "stop" not in icons for a in f.icon_effects.get(icon, ()))
+                if acts:
+                    nodes[("icon", f.id, side.id, space)] = acts
+            if side.flip_when is not None and side.flip_to and side.on_flip:
+                nodes[("flip", f.id, side.id, 0)] = side.on_flip
+    chain_acts = [a for acts in nodes.values() for a in _walk(acts)]
+    any_flip = any(a.verb == "flip" and a.target != "you" for a in chain_acts)
+    own_flip = {n[1] for n, acts in nodes.items() for a in _walk(acts) if a.verb == "flip" and a.target == "you"}
+
+    def returns(fid: str, frm: str, to: str) -> bool:
+        """Can fighter ``fid``'s board get from side ``frm`` back to side ``to`` during a chain?"""
+        f = fighters[fid]
+        if frm == to or any_flip or fid in own_flip:
+            return True
+        seen, todo = {frm}, [frm]
+        while todo:
+            nxt = f.side(todo.pop()).flip_to
+            if nxt == to:
+                return True
+            if nxt and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        return False
+
+    def icons_of(fid: str, side_id: str | None = None) -> list[Node]:
+        return [n for n in nodes if n[0] == "icon" and n[1] == fid and (side_id is None or n[2] == side_id)]
+
+    edges: dict[Node, set[Node]] = {}
+    for node, acts in nodes.items():
+        kind, fid, side_id, space = node
+        f = fighters[fid]
+        out = edges[node] = set()
+        on = f.side(side_id).flip_to if kind == "flip" else side_id  # the board its movement happens on
+        for a in _walk(acts):
+            ways = _directions(a)
+            if not ways:
+                continue
+            if a.target == "you" or a.target.startswith("holder:"):
+                if kind == "icon":
+                    for way in ways:
+                        out.update(("icon", fid, on, p) for p in _reach(f.side(on), space, way))
+                else:
+                    out.update(icons_of(fid, on))
+                if any_flip or fid in own_flip:
+                    out.update(n for n in icons_of(fid) if n[2] != on)
+            if a.target != "you":
+                out.update(n for other in fighters if other != fid for n in icons_of(other))
+        out.intersection_update(nodes)
+    for flip in (n for n in nodes if n[0] == "flip"):
+        for node in nodes:  # a flip rule is checked after every step, so it may follow any node
+            board = fighters[node[1]].side(node[2]).flip_to if node[0] == "flip" else node[2]
+            if node[1] != flip[1] or returns(flip[1], board, flip[2]):
+                edges[node].add(flip)
+
+    cycle = _find_cycle(edges)
+    if cycle:
+        def label(n: Node) -> str:
+            kind, fid, side_id, space = n
+            acts = "; ".join(a.source for a in nodes[n])
+            if kind == "flip":
+                return f"{where[fid]} side {side_id} flip to {fighters[fid].side(side_id).flip_to} [{acts}]"
+            icons = "/".join(fighters[fid].side(side_id).icons[space])
+            return f"{where[fid]} side {side_id} space {space} {icons} [{acts}]"
+        path = " → ".join(label(n) for n in [*cycle, cycle[0]])
+        raise ContentError(f"{where[cycle[0][1]]}: icon-caused movement could loop (TT-59): {path}. "
+                           "An icon's Actions must not be able to move a marker back onto the same icon "
+                           "within one chain of waves: move the icon, add a Stop space, or change its Actions.")
+
+
+def _find_cycle(edges: Mapping[Node, set[Node]]) -> list[Node]:
+    """One cycle of the graph (the nodes in order), or [] when there is none."""
+    state: dict[Node, int] = {}  # 1 = on the current path, 2 = done
+    for root in sorted(edges):
+        if root in state:
+            continue
+        path: list[Node] = [root]
+        todo = [iter(sorted(edges[root]))]
+        state[root] = 1
+        while todo:
+            nxt = next(todo[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                todo.pop()
+            elif state.get(nxt) == 1:
+                return path[path.index(nxt):]
+            elif nxt not in state:
+                state[nxt] = 1
+                path.append(nxt)
+                todo.append(iter(sorted(edges[nxt])))
+    return []
+
+
 def build_content(files: Mapping[str, Mapping[str, Any]]) -> Content:
     fighters: dict[str, Fighter] = {}
+    where_of: dict[str, str] = {}
     versions = set()
     for where, data in sorted(files.items()):
         f = load_fighter(data, where)
@@ -438,8 +603,10 @@ def build_content(files: Mapping[str, Mapping[str, Any]]) -> Content:
         if f.id in fighters:
             raise ContentError(f"{where}: fighter id {f.id!r} defined twice")
         fighters[f.id] = f
+        where_of[f.id] = where
         versions.add(str(data["content_version"]))
     validate_pieces(fighters)
+    validate_icon_chains(fighters, where_of)
     cards = {c.id: c for f in fighters.values() for c in f.cards}
     tokens = {t.id: t for f in fighters.values() for t in f.tokens}
     owner = {t.id: f.id for f in fighters.values() for t in f.tokens}
@@ -463,5 +630,5 @@ def load_content() -> Content:
 
 __all__ = [
     "Act", "Card", "Condition", "Content", "ContentError", "Fighter", "Quantity", "Side", "TokenKind",
-    "build_content", "load_content", "parse_act", "parse_segments",
+    "build_content", "load_content", "parse_act", "parse_segments", "validate_icon_chains",
 ]

@@ -4,20 +4,30 @@ Every Action is read against the position at the start of its step and all chang
 step land together (TT-30): that is what makes the two revealed cards truly simultaneous,
 so the result never depends on which seat's card is looked at first. Attacks use the Power
 snapshot of the Turn's start (TT-44). Markers then move space by space (TT-47), and the
-icons they entered fire as a new wave once every marker has stopped (TT-56..TT-60).
+icons they entered fire as a new wave once every marker has stopped (TT-56..TT-60), every
+time a marker enters them (TT-59).
+
+A Cancel (TT-61/TT-62) makes a card "completely ignored", usually after that card has
+already resolved. So every step a card took part in is kept (``Kept``: its summed changes,
+each card's own part, the board just before). When a Cancel fires, each kept step is landed
+again on two copies of that board, with and without the card's part; the difference is what
+the card did (``Effect``), and it is handed back, except the movement that brought a marker
+onto the Cancel. Only a Cancel pays for that replay; an ordinary step just keeps a snapshot.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engines.tagteam.content import Act, Card, Condition, Content, Quantity, Side
 from engines.tagteam.state import FighterState
 
 Ref = tuple[int, int]  # (team, fighter index)
+Board = list[list[FighterState]]
 
-MAX_WAVES = 12  # icons causing icons: a safety stop far beyond any content we ship
+MAX_WAVES = 12  # a last safety stop: the content loader already rejects tracks whose icons could loop
 
 
 @dataclass(slots=True)
@@ -33,10 +43,103 @@ class Entry:
 @dataclass(slots=True)
 class BlockRecord:
     team: int
-    bonus: tuple[Act, ...]
+    act: Act
     you: int
     from_card: bool
     succeeded: bool = False
+
+
+# A revealed card's own part in a step: (team, kind, fighter, amount, side or token id), the kind
+# being hp, power, special, flip or token.
+Share = tuple[int, str, Ref, int, str]
+
+
+class Changes(NamedTuple):
+    """A step's changes, summed per fighter, landing together (TT-30)."""
+
+    hp: dict[Ref, int]
+    power: dict[Ref, int]
+    special: dict[Ref, int]
+    flips: list[tuple[Ref, str]]
+    tokens: list[tuple[str, Ref, int]]
+
+    def less(self, shares: list[Share]) -> Changes:
+        """These changes without ``shares`` (one card's part of them)."""
+        hp, power, special = dict(self.hp), dict(self.power), dict(self.special)
+        flips, tokens = list(self.flips), list(self.tokens)
+        for _, kind, ref, n, name in shares:
+            if kind == "hp":
+                hp[ref] -= n
+            elif kind == "power":
+                power[ref] -= n
+            elif kind == "special":
+                special[ref] -= n
+            elif kind == "flip":
+                flips.remove((ref, name))
+            else:
+                tokens.remove((name, ref, n))
+        return Changes(hp, power, special, flips, tokens)
+
+
+@dataclass(slots=True)
+class Kept:
+    """A step a revealed card took part in, kept while that card may still be cancelled."""
+
+    serial: int
+    changes: Changes
+    shares: list[Share]
+    before: list[tuple[str, int, int, int, dict[str, int]]]  # the 4 fighters just before: side, hp, power,
+    # special, tokens (in board order; a tuple is several times cheaper to keep than a FighterState)
+
+
+@dataclass(slots=True)
+class Effect:
+    """What one card changed on one fighter this Turn (TT-62 hands it back).
+
+    Each step's part is the board after the step minus the board the step would have left
+    without that card, so Stop spaces, bounds and other simultaneous effects are accounted for.
+    """
+
+    hp: int = 0
+    power: int = 0
+    special: int = 0
+    tokens: dict[str, int] = field(default_factory=dict)
+    side: tuple[str, str] | None = None  # (side before, side after) when the card flipped the board
+
+    def add(self, other: Effect) -> None:
+        self.hp += other.hp
+        self.power += other.power
+        self.special += other.special
+        for k, n in other.tokens.items():
+            self.tokens[k] = self.tokens.get(k, 0) + n
+        if other.side is not None:
+            self.side = other.side if self.side is None else (self.side[0], other.side[1])
+
+
+@dataclass(slots=True)
+class Undone:
+    """One line of what a Cancel reverted: ``what`` is hp, power, special, side or token:<id>."""
+
+    ref: Ref
+    what: str
+    change: int  # the card's change that was reverted (0 for a side)
+    now: int | str  # the value after the revert (a side id for ``side``)
+    was: str = ""  # for ``side``: the side the card had flipped the board to
+
+
+@dataclass
+class CancelNote:
+    """One Cancel that fired (TT-62), for the log.
+
+    ``state``: ``done`` (the card is now ignored), ``already`` (an earlier Cancel this Turn got
+    it) or ``no_card`` (the opponent revealed nothing).
+    """
+
+    team: int  # whose card the Cancel hits
+    track: Ref  # the fighter whose Cancel space fired
+    state: str = "done"
+    undone: list[Undone] = field(default_factory=list)
+    skipped: list[Act] = field(default_factory=list)  # the Actions that now never happen
 
 
 @dataclass
@@ -45,13 +148,13 @@ class TurnReport:
 
     cancelled: list[bool] = field(default_factory=lambda: [False, False])
     flips: list[Ref] = field(default_factory=list)
+    cancels: list[CancelNote] = field(default_factory=list)
 
 
 class Resolver:
     """Resolves one Turn (or one Instant-Bonus step) on ``teams`` in place."""
 
-    def __init__(self, content: Content, teams: list[list[FighterState]], active: list[int],
-                 cards: list[Card | None]) -> None:
+    def __init__(self, content: Content, teams: Board, active: list[int], cards: list[Card | None]) -> None:
         self.content = content
         self.teams = teams
         self.active = active
@@ -59,8 +162,10 @@ class Resolver:
         self.snapshot = {(0, 0): teams[0][0].power, (0, 1): teams[0][1].power,
                          (1, 0): teams[1][0].power, (1, 1): teams[1][1].power}
         self.blocks: dict[Ref, list[BlockRecord]] = {}
-        self.triggered: set[tuple[int, int, int]] = set()
         self.report = TurnReport()
+        self.segment = 0  # the card step being resolved: a Cancel skips the segments after it
+        self.serial = 0  # numbers every step, so a Cancel knows which movement triggered it
+        self.kept: list[Kept] = []  # steps a revealed card took part in (TT-62)
         flip = content.flip_fighters
         self.flippers = [(t, i) for t in (0, 1) for i in (0, 1) if teams[t][i].id in flip]
 
@@ -120,6 +225,7 @@ class Resolver:
         """TT-29 steps 3-4 for both cards, then the end-of-Turn token upkeep."""
         steps = max((len(c.segments) for c in self.cards if c is not None), default=0)
         for k in range(steps):
+            self.segment = k
             entries = [
                 Entry(t, a, self.active[t], True)
                 for t, card in enumerate(self.cards)
@@ -128,6 +234,7 @@ class Resolver:
             ]
             if entries:
                 self.step(entries)
+        self.segment = steps
         self.upkeep()
         return self.report
 
@@ -155,11 +262,13 @@ class Resolver:
     # -- one step --------------------------------------------------------------
 
     def step(self, entries: list[Entry], wave: int = 0) -> None:
+        self.serial += 1
         hp: dict[Ref, int] = {}
         power: dict[Ref, int] = {}
         special: dict[Ref, int] = {}
-        tokens: list[tuple[str, Ref, int]] = []
         flips: list[tuple[Ref, str]] = []
+        tokens: list[tuple[str, Ref, int]] = []
+        shares: list[Share] = []  # the revealed cards' own parts, should a Cancel need them
         # 4.1: Blocks take effect before anything else of the step.
         rest: deque[Entry] = deque()
         for e in entries:
@@ -181,45 +290,60 @@ class Resolver:
             if a.verb == "block":
                 self.add_block(e)
                 continue
-            if a.verb == "attack":
-                for ref in targets:
+            for ref in targets:
+                f = self.fighter(ref)
+                kind, name = "hp", ""
+                if a.verb == "attack":
                     if self.negate(ref, rest):
                         continue
                     taken = sum(self.content.tokens[k].attack_taken * n
-                                for k, n in self.fighter(ref).tokens.items() if k in self.content.tokens)
-                    hp[ref] = hp.get(ref, 0) - max(0, self.snapshot[actor] + taken)
+                                for k, n in f.tokens.items() if k in self.content.tokens)
+                    n = -max(0, self.snapshot[actor] + taken)
                     success = True
-            else:
-                for ref in targets:
+                else:
                     n = self.quantity(a.amount, actor, ref)
-                    f = self.fighter(ref)
                     if a.verb == "heal":
                         if f.hp == 0:
                             continue  # TT-41/TT-52: a KO fighter cannot be healed
-                        hp[ref] = hp.get(ref, 0) + n
                         success |= n > 0 and f.hp < self.side(ref).max_hp
                     elif a.verb == "damage":
-                        hp[ref] = hp.get(ref, 0) - n
-                        success |= n > 0 and f.hp > 0
+                        n = -n
+                        success |= n < 0 and f.hp > 0
                     elif a.verb == "power":
-                        power[ref] = power.get(ref, 0) + n
+                        kind = "power"
                         success |= n > 0 or (n < 0 and f.power > 0)
                     elif a.verb == "special":
-                        special[ref] = special.get(ref, 0) + n
+                        kind = "special"
                         success |= n != 0
                     elif a.verb == "token":
-                        tokens.append((a.token, ref, n))
-                        success |= n > 0 or f.tokens.get(a.token, 0) > 0
-                    elif a.verb == "flip":
-                        flips.append((ref, a.side))
-                        success |= f.side != a.side
+                        kind, name = "token", a.token
+                        success |= n > 0 or f.tokens.get(name, 0) > 0
+                    else:  # flip
+                        kind, name = "flip", a.side
+                        success |= f.side != name
+                if kind == "hp":
+                    hp[ref] = hp.get(ref, 0) + n
+                elif kind == "power":
+                    power[ref] = power.get(ref, 0) + n
+                elif kind == "special":
+                    special[ref] = special.get(ref, 0) + n
+                elif kind == "token":
+                    tokens.append((name, ref, n))
+                else:
+                    flips.append((ref, name))
+                if e.from_card:
+                    shares.append((e.team, kind, ref, n, name))
             if success:
                 rest.extend(Entry(e.team, b, e.you, e.from_card) for b in a.bonus)
-        if power or special or tokens or flips:
-            self.apply_changes(power, special, tokens, flips)
-        fired = self.move_markers(hp) if hp else []
+        fired: list[tuple[Ref, str]] = []
+        if hp or power or special or flips or tokens:
+            changes = Changes(hp, power, special, flips, tokens)
+            if shares:
+                before = [(f.side, f.hp, f.power, f.special, dict(f.tokens)) for team in self.teams for f in team]
+                self.kept.append(Kept(self.serial, changes, shares, before))
+            fired = self.land(self.teams, changes, True)
         if fired or self.flippers:
-            self.fire(fired, wave)
+            self.fire(fired, wave, self.serial)
 
     def add_block(self, e: Entry) -> None:
         if e.from_card and self.report.cancelled[e.team]:
@@ -229,7 +353,7 @@ class Resolver:
         if e.act.condition is not None and not self.holds(e.act.condition, actor, targets[0] if targets else None):
             return
         for ref in targets:
-            self.blocks.setdefault(ref, []).append(BlockRecord(e.team, e.act.bonus, e.you, e.from_card))
+            self.blocks.setdefault(ref, []).append(BlockRecord(e.team, e.act, e.you, e.from_card))
 
     def negate(self, ref: Ref, rest: deque[Entry]) -> bool:
         """TT-51: an active Block on ``ref`` negates the Attack; its first success pays its bonus."""
@@ -239,28 +363,42 @@ class Resolver:
         for r in records:
             if not r.succeeded:
                 r.succeeded = True
-                rest.extend(Entry(r.team, b, r.you, r.from_card) for b in r.bonus)
+                rest.extend(Entry(r.team, b, r.you, r.from_card) for b in r.act.bonus)
         return True
 
-    def apply_changes(self, power: dict[Ref, int], special: dict[Ref, int],
-                      tokens: list[tuple[str, Ref, int]], flips: list[tuple[Ref, str]]) -> None:
-        for ref, n in power.items():
-            f = self.fighter(ref)
-            f.power = max(0, f.power + n)  # TT-46
-        for ref, n in special.items():
-            f = self.fighter(ref)
-            f.special = min(max(0, f.special + n), self.content.fighters[f.id].special_max)
-        self.apply_tokens(tokens)
-        for ref, side_id in flips:
-            self.flip(ref, side_id)
+    def land(self, board: Board, c: Changes, real: bool) -> list[tuple[Ref, str]]:
+        """All changes of a step at once (TT-30) on ``board``; returns the icons the markers entered.
 
-    def apply_tokens(self, ops: list[tuple[str, Ref, int]]) -> None:
+        ``real`` is False when a Cancel replays a kept step on a copy: nothing is reported then.
+        """
+        for ref, n in c.power.items():
+            f = board[ref[0]][ref[1]]
+            f.power = max(0, f.power + n)  # TT-46
+        for ref, n in c.special.items():
+            f = board[ref[0]][ref[1]]
+            f.special = min(max(0, f.special + n), self.content.fighters[f.id].special_max)
+        if c.tokens:
+            self.apply_tokens(board, c.tokens)
+        for ref, side_id in c.flips:
+            self.flip(board[ref[0]][ref[1]], side_id, ref if real else None)
+        fired: list[tuple[Ref, str]] = []
+        for ref, n in c.hp.items():
+            f = board[ref[0]][ref[1]]
+            if n == 0 or (n > 0 and f.hp == 0):
+                continue
+            side = self.content.fighters[f.id].side(f.side)
+            f.hp, entered = side.walk(f.hp, n)
+            if real:
+                fired += [(ref, icon) for space in entered for icon in side.icons[space]]
+        return fired
+
+    def apply_tokens(self, board: Board, ops: list[tuple[str, Ref, int]]) -> None:
         for token_id in sorted({op[0] for op in ops}):
             kind = self.content.tokens[token_id]
             mine = [op for op in ops if op[0] == token_id]
             for _, ref, n in mine:
                 if n < 0:
-                    f = self.fighter(ref)
+                    f = board[ref[0]][ref[1]]
                     f.tokens[token_id] = max(0, f.tokens.get(token_id, 0) + n)
                     if not f.tokens[token_id]:
                         del f.tokens[token_id]
@@ -270,75 +408,152 @@ class Resolver:
                 if len(places) != 1:
                     continue  # none, or TT-31: two places for one unique token means neither
                 (ref,) = places
-                for team in self.teams:
+                for team in board:
                     for f in team:
                         f.tokens.pop(token_id, None)
-                self.fighter(ref).tokens[token_id] = 1
+                board[ref[0]][ref[1]].tokens[token_id] = 1
                 continue
             for ref, n in gains:
-                in_play = sum(f.tokens.get(token_id, 0) for team in self.teams for f in team)
-                add = min(n, kind.count - in_play)
-                if add > 0:
-                    f = self.fighter(ref)
-                    f.tokens[token_id] = f.tokens.get(token_id, 0) + add
+                self.give(board, token_id, ref, n)
 
-    def flip(self, ref: Ref, side_id: str) -> None:
-        f = self.fighter(ref)
+    def give(self, board: Board, token_id: str, ref: Ref, n: int) -> None:
+        """Up to ``n`` tokens to ``ref``, as many as the box still holds (TT-2)."""
+        in_play = sum(f.tokens.get(token_id, 0) for team in board for f in team)
+        add = min(n, self.content.tokens[token_id].count - in_play)
+        if add > 0:
+            f = board[ref[0]][ref[1]]
+            f.tokens[token_id] = f.tokens.get(token_id, 0) + add
+
+    def flip(self, f: FighterState, side_id: str, ref: Ref | None) -> None:
         if f.side == side_id:
             return
         f.side = side_id
-        f.hp = min(f.hp, self.side(ref).max_hp)
-        self.report.flips.append(ref)
+        f.hp = min(f.hp, self.content.fighters[f.id].side(side_id).max_hp)
+        if ref is not None:
+            self.report.flips.append(ref)
 
-    def move_markers(self, deltas: dict[Ref, int]) -> list[tuple[Ref, str]]:
-        """TT-47/TT-64: space by space; Stop halts; Max and KO bound. Returns icons entered."""
-        fired: list[tuple[Ref, str]] = []
-        for ref, delta in deltas.items():
-            f = self.fighter(ref)
-            if delta == 0 or (delta > 0 and f.hp == 0):
-                continue
-            side = self.side(ref)
-            step = 1 if delta > 0 else -1
-            pos = f.hp
-            for _ in range(abs(delta)):
-                nxt = pos + step
-                if nxt < 0 or nxt > side.max_hp:
-                    break
-                pos = nxt
-                icons = side.icons.get(pos)
-                if not icons:
-                    continue
-                if "stop" in icons:
-                    break  # a Stop space triggers nothing else (TT-64)
-                key = (ref[0], ref[1], pos)
-                if key not in self.triggered:  # TT-59: once per space per marker per Turn
-                    self.triggered.add(key)
-                    fired.extend((ref, icon) for icon in icons)
-            f.hp = pos
-        return fired
+    # -- icons -------------------------------------------------------------------------
 
-    def fire(self, fired: list[tuple[Ref, str]], wave: int) -> None:
+    def fire(self, fired: list[tuple[Ref, str]], wave: int, serial: int) -> None:
         """TT-56..TT-62: icons act once every marker has stopped; their moves are a new wave."""
         entries: list[Entry] = []
+        cancels: dict[int, list[Ref]] = {}
         for ref, icon in fired:
             if icon == "cancel":
-                self.cancel(1 - ref[0])
+                triggers = cancels.setdefault(1 - ref[0], [])
+                if ref not in triggers:
+                    triggers.append(ref)
             else:
                 f = self.fighter(ref)
                 acts = self.content.fighters[f.id].icon_effects.get(icon, ())
                 entries += [Entry(ref[0], a, ref[1], False) for a in acts]
+        if cancels:
+            self.cancel(cancels, serial)
         for t, i in self.flippers:
             side = self.side((t, i))
             if side.flip_when is not None and side.flip_to and self.holds(side.flip_when, (t, i), None):
-                self.flip((t, i), side.flip_to)
+                self.flip(self.fighter((t, i)), side.flip_to, (t, i))
                 entries += [Entry(t, a, i, False) for a in side.on_flip]
         if entries and wave < MAX_WAVES:
             self.step(entries, wave + 1)
 
-    def cancel(self, team: int) -> None:
-        """TT-61/TT-62: from now on the card of ``team`` is ignored; its Blocks end."""
-        if self.cards[team] is None or self.report.cancelled[team]:
-            return
-        self.report.cancelled[team] = True
-        for ref, records in self.blocks.items():
-            self.blocks[ref] = [r for r in records if not (r.from_card and r.team == team)]
+    # -- Cancel ----------------------------------------------------------------------------
+
+    def cancel(self, cancels: dict[int, list[Ref]], serial: int) -> None:
+        """TT-61/TT-62: the card of each team in ``cancels`` is ignored completely.
+
+        Everything it changed this Turn is handed back, except the movement in step ``serial`` of
+        the markers whose arrival on a Cancel space triggered it; its later segments, its Blocks
+        and any bonus they would pay never happen. Icons the reverted changes already triggered
+        stay triggered, and a revert is no movement: it enters no space. Both teams' reverts of
+        one wave land together.
+        """
+        back: dict[Ref, Effect] = {}
+        notes: list[tuple[CancelNote, dict[Ref, Effect]]] = []
+        for team in sorted(cancels):
+            triggers = cancels[team]
+            note = CancelNote(team, triggers[0])
+            self.report.cancels.append(note)
+            card = self.cards[team]
+            if card is None:
+                note.state = "no_card"
+                continue
+            if self.report.cancelled[team]:
+                note.state = "already"
+                continue
+            self.report.cancelled[team] = True
+            note.skipped = [a for seg in card.segments[self.segment + 1:] for a in seg]
+            for ref, records in self.blocks.items():
+                ended = [r for r in records if r.from_card and r.team == team]
+                if ended:
+                    note.skipped += [r.act for r in ended]
+                    self.blocks[ref] = [r for r in records if not (r.from_card and r.team == team)]
+            mine = self.effects(team, serial, triggers)
+            for ref, eff in mine.items():
+                back.setdefault(ref, Effect()).add(eff)
+            notes.append((note, mine))
+        self.revert(back)
+        for note, mine in notes:
+            for ref, eff in mine.items():
+                f = self.fighter(ref)
+                if eff.side is not None:
+                    note.undone.append(Undone(ref, "side", 0, f.side, eff.side[1]))
+                for what, change, now in (("hp", eff.hp, f.hp), ("power", eff.power, f.power),
+                                          ("special", eff.special, f.special)):
+                    if change:
+                        note.undone.append(Undone(ref, what, change, now))
+                for k, n in sorted(eff.tokens.items()):
+                    if n:
+                        note.undone.append(Undone(ref, f"token:{k}", n, f.tokens.get(k, 0)))
+
+    def effects(self, t: int, serial: int, triggers: list[Ref]) -> dict[Ref, Effect]:
+        """What team ``t``'s card changed this Turn, per fighter, less the movement of ``triggers``
+        in step ``serial``: each kept step landed again on copies of the board as it was, once
+        with every change and once without the card's part, and the difference summed."""
+        out: dict[Ref, Effect] = {}
+        for kept in self.kept:
+            mine = [share for share in kept.shares if share[0] == t]
+            if not mine:
+                continue
+            full, less = self.board_as(kept.before), self.board_as(kept.before)
+            self.land(full, kept.changes, False)
+            self.land(less, kept.changes.less(mine), False)
+            for ti in (0, 1):
+                for i in (0, 1):
+                    a, b = full[ti][i], less[ti][i]
+                    ref = (ti, i)
+                    eff = Effect(
+                        0 if kept.serial == serial and ref in triggers else a.hp - b.hp,
+                        a.power - b.power, a.special - b.special,
+                        {k: a.tokens.get(k, 0) - b.tokens.get(k, 0) for k in sorted({*a.tokens, *b.tokens})
+                         if a.tokens.get(k, 0) != b.tokens.get(k, 0)},
+                        (b.side, a.side) if a.side != b.side else None,
+                    )
+                    if eff.hp or eff.power or eff.special or eff.tokens or eff.side:
+                        out.setdefault(ref, Effect()).add(eff)
+        return out
+
+    def board_as(self, before: list[tuple[str, int, int, int, dict[str, int]]]) -> Board:
+        """A copy of the board as a kept step found it."""
+        return [[FighterState(f.id, side, hp, power, special, dict(tokens))
+                 for f, (side, hp, power, special, tokens) in zip(team, before[2 * t:2 * t + 2], strict=True)]
+                for t, team in enumerate(self.teams)]
+
+    def revert(self, back: dict[Ref, Effect]) -> None:
+        """Hand changes back within the bounds (KO..Max, no negative cubes, the box's tokens)."""
+        for ref, eff in back.items():
+            f = self.fighter(ref)
+            if eff.side is not None and f.side == eff.side[1]:
+                f.side = eff.side[0]
+            f.hp = min(max(0, f.hp - eff.hp), self.side(ref).max_hp)
+            f.power = max(0, f.power - eff.power)
+            f.special = min(max(0, f.special - eff.special), self.content.fighters[f.id].special_max)
+            for k, n in eff.tokens.items():
+                if n > 0 and f.tokens.get(k):
+                    f.tokens[k] = max(0, f.tokens[k] - n)
+                    if not f.tokens[k]:
+                        del f.tokens[k]
+        for ref, eff in back.items():
+            for k, n in eff.tokens.items():
+                if n < 0:
+                    self.give(self.teams, k, ref, -n)

@@ -9,7 +9,8 @@ events to show. Each OPEN resolution of the digest lives in exactly one named pl
 - TT-75/TT-76 (simultaneous builds; a short Build Deck ends the game first): ``start_build``;
 - TT-79 (Instant Bonuses as one step after both builds): ``resolve_builds``;
 - TT-81/TT-83 (double KO, checks at the end of the Turn): ``check_ko``;
-the Turn itself (TT-29..TT-31, TT-47, TT-59..TT-62) lives in ``fight.Resolver``.
+the Turn itself (TT-29..TT-31, TT-47, TT-59..TT-62) lives in ``fight.Resolver``; ``cancel_text``
+says what each Cancel reverted and skipped (TT-62).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from __future__ import annotations
 from engines.contract import Event, Text, tr
 from engines.rng import Rng
 from engines.tagteam.content import Content
-from engines.tagteam.fight import Resolver
+from engines.tagteam.fight import CancelNote, Resolver, TurnReport, Undone
 from engines.tagteam.state import FighterState, TTState
+from engines.tagteam.view import describe_act
 
 DRAFT_MODES = ("standard", "competitive", "free", "random", "first_game")
 SIMULTANEOUS = ("draft1", "draft2", "free", "setup", "build")
@@ -168,7 +170,7 @@ def run_fight(content: Content, s: TTState) -> list[Event]:
         report = Resolver(content, s.teams, s.active, cards).run_turn()
         after = [[f.hp for f in team] for team in s.teams]
         s.last_fight.append([cids[0], cids[1], list(s.active), after, list(report.cancelled)])
-        events.append(turn_event(content, s, k + 1, cids, before, report.cancelled))
+        events.append(turn_event(content, s, k + 1, cids, before, report))
         if check_ko(content, s):
             events.append(end_event(s))
             return events
@@ -176,7 +178,7 @@ def run_fight(content: Content, s: TTState) -> list[Event]:
 
 
 def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
-               before: list[list[int]], cancelled: list[bool]) -> Event:
+               before: list[list[int]], report: TurnReport) -> Event:
     shown_en, shown_vi = [], []
     for t in (0, 1):
         cid = cids[t]
@@ -185,17 +187,65 @@ def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
             shown_vi.append(f"{s.players[t]} hết bài")
         else:
             label = card_label(content, cid)
-            shown_en.append(f"{s.players[t]} reveals {label}" + (" (cancelled)" if cancelled[t] else ""))
-            shown_vi.append(f"{s.players[t]} lật {label}" + (" (bị hủy)" if cancelled[t] else ""))
+            shown_en.append(f"{s.players[t]} reveals {label}" + (" (cancelled)" if report.cancelled[t] else ""))
+            shown_vi.append(f"{s.players[t]} lật {label}" + (" (bị hủy)" if report.cancelled[t] else ""))
     moves = [
         f"{fighter_name(content, f.id)} {before[t][i]}→{f.hp}"
         for t, team in enumerate(s.teams) for i, f in enumerate(team) if before[t][i] != f.hp
     ]
     hp = "; ".join(moves) if moves else ""
+    notes = [cancel_text(content, s, note) for note in report.cancels]
     return Event(Text(
-        f"Round {s.round}, Turn {turn}: {', '.join(shown_en)}." + (f" HP: {hp}." if hp else " No HP change."),
-        f"Vòng {s.round}, Lượt {turn}: {', '.join(shown_vi)}." + (f" Máu: {hp}." if hp else " Máu không đổi."),
+        f"Round {s.round}, Turn {turn}: {', '.join(shown_en)}." + (f" HP: {hp}." if hp else " No HP change.")
+        + "".join(f" {n.en}." for n in notes),
+        f"Vòng {s.round}, Lượt {turn}: {', '.join(shown_vi)}." + (f" Máu: {hp}." if hp else " Máu không đổi.")
+        + "".join(f" {n.vi}." for n in notes),
     ))
+
+
+def cancel_text(content: Content, s: TTState, note: CancelNote) -> Text:
+    """TT-62: one sentence per Cancel that fired — what it reverted and what it skipped, or why nothing."""
+    owner = fighter_name(content, s.teams[note.track[0]][note.track[1]].id)
+    player = s.players[note.team]
+    if note.state == "no_card":
+        return Text(f"{owner}'s Cancel finds no card of {player}: nothing to cancel",
+                    f"Ô Hủy của {owner} không gặp thẻ nào của {player}: không có gì để hủy")
+    if note.state == "already":
+        return Text(f"{owner}'s Cancel: {player}'s card is already cancelled, nothing more to revert or skip",
+                    f"Ô Hủy của {owner}: thẻ của {player} đã bị hủy, không còn gì để hoàn tác hay bỏ qua")
+    en, vi = f"{owner}'s Cancel ignores {player}'s card", f"Ô Hủy của {owner} vô hiệu thẻ của {player}"
+    if not note.undone and not note.skipped:
+        return Text(f"{en}: nothing to revert or skip", f"{vi}: không có gì để hoàn tác hay bỏ qua")
+    parts_en, parts_vi = [], []
+    if note.undone:
+        items = [undone_text(content, s, u) for u in note.undone]
+        parts_en.append("reverted " + ", ".join(i.en for i in items))
+        parts_vi.append("hoàn tác " + ", ".join(i.vi for i in items))
+    if note.skipped:
+        parts_en.append("skipped " + "; ".join(describe_act(a, "en") for a in note.skipped))
+        parts_vi.append("bỏ qua " + "; ".join(describe_act(a, "vi") for a in note.skipped))
+    return Text(f"{en}: {'; '.join(parts_en)}", f"{vi}: {'; '.join(parts_vi)}")
+
+
+def undone_text(content: Content, s: TTState, u: Undone) -> Text:
+    """``Bödvar HP -2 (to 14)``: the card's change that was reverted, and the value right after the
+    revert (later steps of the Turn may move it again)."""
+    f = s.teams[u.ref[0]][u.ref[1]]
+    fighter = content.fighters[f.id]
+    name = fighter.name
+    if u.what == "side":
+        was, now = fighter.side(u.was).name, fighter.side(str(u.now)).name
+        return Text(f"{name}'s flip to {was} (back on {now})", f"{name} lật sang {was} (trở lại {now})")
+    if u.what.startswith("token:"):
+        kind = content.tokens[u.what[6:]]
+        label_en, label_vi = f"{name} {kind.name}", f"{kind.name_vi} của {name}"
+    else:
+        label_en, label_vi = {
+            "hp": (f"{name} HP", f"Máu {name}"),
+            "power": (f"{name} Power", f"Sức mạnh {name}"),
+            "special": (f"{name} {fighter.special_name}", f"{fighter.special_name} của {name}"),
+        }[u.what]
+    return Text(f"{label_en} {u.change:+d} (to {u.now})", f"{label_vi} {u.change:+d} (thành {u.now})")
 
 
 def check_ko(content: Content, s: TTState) -> bool:

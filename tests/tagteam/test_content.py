@@ -98,3 +98,30 @@ def test_TT_49_action_language() -> None:
     for bad in ("block opponent", "attack you", "heal", "power +x", "attack if hp"):
         with pytest.raises(ContentError):
             parse_act(bad, "t")
+
+
+def test_TT_59_loader_rejects_a_track_where_icon_movement_could_loop() -> None:
+    """TT-59 (revised): "To keep waves finite, the content loader rejects a track on which icon-caused
+    movement could reach the same icon again within one wave chain." Icons fire every time, so a Heal
+    icon that a marker can pass going down heals it back over itself; two fighters whose icons damage
+    each other ping-pong. An icon on Max that pushes the marker down never comes back to itself."""
+    def bounce(d: dict[str, Any]) -> None:
+        d["sides"][0]["icons"]["12"] = "bounce"
+        d["icon_effects"] = {"bounce": ["heal 2"]}
+    message = broken("wong.toml", bounce)
+    assert message.startswith("wong.toml: icon-caused movement could loop (TT-59)")
+    assert "side wong space 12 bounce [heal 2] → wong.toml side wong space 12 bounce [heal 2]" in message
+
+    data = copy.deepcopy(files())
+    data["wong.toml"]["sides"][0]["icons"]["12"] = "kick"
+    data["wong.toml"]["icon_effects"] = {"kick": ["damage 1 opponent"]}
+    build_content(data)  # one icon that hits another fighter cannot come back by itself
+    data["joan.toml"]["icon_effects"]["faith"] = ["special +1", "damage 1 opponent"]
+    with pytest.raises(ContentError, match=r"joan\.toml side joan space 12 faith .* → wong\.toml side wong "
+                                           r"space 12 kick \[damage 1 opponent\] → joan\.toml"):
+        build_content(data)
+
+    data = copy.deepcopy(files())
+    data["wong.toml"]["sides"][0]["icons"]["16"] = "burn"
+    data["wong.toml"]["icon_effects"] = {"burn": ["damage 1"]}
+    assert build_content(data).fighters["wong"].sides[0].icons[16] == ("burn",)

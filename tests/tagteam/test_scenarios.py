@@ -6,6 +6,8 @@ P1 = Joan + Ching Shih, P2 = Bödvar + Wong Fei-Hung. ``card("J", ...)`` is a ma
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engines.tagteam import rules
@@ -240,7 +242,130 @@ def test_TT_57_icons_fire_after_all_markers_moved(rt: Content) -> None:
     assert power_of(s, "J") == 1 and power_of(s, "B") == 3
     content, s = position(rt, [[card("C", "power +1", "then", "power +1")], [card("W", "heal 3")]], hp={"W": 5})
     rules.run_fight(content, s)
-    assert fighter(s, "W") == 8 and power_of(s, "C") == 3
+    # TT-62 revised: C's step-1 Power +1, already applied when the Cancel fires, is reverted too
+    assert fighter(s, "W") == 8 and power_of(s, "C") == 2
+
+
+def _with_faith_on_12(rt: Content) -> Content:
+    """Track RT for Joan plus her Faith icon (Special +1) on space 12: an icon that is not a Cancel."""
+    joan = rt.fighters["joan"]
+    side = replace(joan.sides[0], icons={**joan.sides[0].icons, 12: ("faith",)})
+    return replace(rt, fighters={**rt.fighters, "joan": replace(joan, sides=(side, *joan.sides[1:]))})
+
+
+def test_TT_59_icon_fires_every_time_it_is_passed(rt: Content) -> None:
+    """TT-59 (revised): "An icon space triggers **every time** a marker stops on or passes it ..., also
+    a second time in the same Turn; only TT-58's start-of-Turn space is exempt." J on 13 is pushed down
+    past 12 (step 1), then heals back up past 12 (step 2): Faith rises twice."""
+    faith = _with_faith_on_12(rt)
+    content, s = position(faith, [[card("J", "power +0", "then", "heal 2")], [card("B", "damage 2")]], hp={"J": 13})
+    rules.run_fight(content, s)
+    assert fighter(s, "J") == 13 and s.teams[0][0].special == 2
+
+
+def test_TT_59_icon_fires_every_time_a_marker_stops_on_it(rt: Content) -> None:
+    """TT-59 (revised): stopping on the same icon space twice in one Turn fires it twice: J 13 → 12
+    (stops on Faith), 12 → 13, 13 → 12 (stops on Faith again)."""
+    faith = _with_faith_on_12(rt)
+    content, s = position(faith, [[card("J", "power +0", "then", "heal 1", "then", "power +0")],
+                                  [card("B", "damage 1", "then", "power +0", "then", "damage 1")]], hp={"J": 13})
+    rules.run_fight(content, s)
+    assert fighter(s, "J") == 12 and s.teams[0][0].special == 2
+
+
+def test_TT_58_start_of_turn_space_is_exempt_only_when_left(rt: Content) -> None:
+    """TT-58: "An icon on the space a marker occupied at the start of the Turn does not trigger when the
+    marker leaves that space." Our reading of TT-59's exemption: leaving never fires; coming back onto
+    it later in the Turn is a new arrival and fires like any other."""
+    faith = _with_faith_on_12(rt)
+    content, s = position(faith, [[card("J", "power +0")], [card("B", "damage 1")]], hp={"J": 12})
+    rules.run_fight(content, s)
+    assert fighter(s, "J") == 11 and s.teams[0][0].special == 0
+    content, s = position(faith, [[card("J", "power +0", "then", "heal 1")], [card("B", "damage 1")]], hp={"J": 12})
+    rules.run_fight(content, s)
+    assert fighter(s, "J") == 12 and s.teams[0][0].special == 1
+
+
+def test_TT_62_cancel_reverts_what_the_card_already_did(rt: Content) -> None:
+    """TT-62 (revised): "every direct effect of that card in this Turn is reverted — HP of any fighter,
+    Power, Special, tokens — except the movement of the marker(s) whose arrival on the Cancel space
+    triggered it". C:"Power +1, Attack, Direct Damage 2 on the Opponent's Partner" in one segment
+    against W on 9: W lands on 7 and stays there; C's Power +1 and B's 2 damage are handed back."""
+    content, s = position(rt, [[card("C", "power +1", "attack", "damage 2 opponent_partner")],
+                               [card("W", "power +0")]], hp={"W": 9})
+    rules.run_fight(content, s)
+    assert fighter(s, "W") == 7 and fighter(s, "B") == 14 and power_of(s, "C") == 2
+    assert s.last_fight[0][4] == [True, False]
+    # both opposing markers arrive on their Cancel spaces: both movements are the cause and stay
+    content, s = position(rt, [[card("C", "power +1", "attack opponents")], [card("W", "power +0")]],
+                          hp={"W": 9, "B": 9})
+    rules.run_fight(content, s)
+    assert fighter(s, "W") == 7 and fighter(s, "B") == 7 and power_of(s, "C") == 2
+
+
+def test_TT_62_cancel_reverts_earlier_segments(rt: Content) -> None:
+    """TT-62 (revised): the card's effects of earlier steps are reverted as well. C on 12 plays
+    C:"Heal 2 THEN Attack" against W on 9: C heals to 14 in step 1, W lands on the Cancel in step 2,
+    and C's Heal is handed back (C on 12)."""
+    content, s = position(rt, [[card("C", "heal 2", "then", "attack")], [card("W", "power +0")]],
+                          hp={"C": 12, "W": 9})
+    rules.run_fight(content, s)
+    assert hp_after(s, 1) == [[14, 12], [14, 7]]
+
+
+def test_TT_62_cancel_caused_by_the_victims_own_card(rt: Content) -> None:
+    """TT-62 (revised): the Cancel hits the opponent's card whatever moved the marker. J on 9 plays
+    J:"Direct Damage 2 (You)" and lands on 7; B's "Power +2, Heal 1 (Your Partner)" is reverted."""
+    content, s = position(rt, [[card("J", "damage 2 you")], [card("B", "power +2", "heal 1 partner")]],
+                          hp={"J": 9})
+    rules.run_fight(content, s)
+    assert fighter(s, "J") == 7 and power_of(s, "B") == 3 and fighter(s, "W") == 14
+
+
+def test_TT_62_cancel_reverts_a_block_bonus_and_ends_the_block(rt: Content) -> None:
+    """TT-62 (revised): "its later segments, its Blocks and any Success bonus not yet received never
+    happen", and a bonus already received is a direct effect, so it is reverted. J on 9 plays
+    J:"Attack THEN Attack" against W:"Block ⇒ Power +1, Direct Damage 2": the Block negates the first
+    Attack and pays Power +1, J lands on 7, the Cancel takes the Power back and ends the Block, and
+    the second Attack hits W."""
+    content, s = position(rt, [[card("J", "attack", "then", "attack")],
+                               [card("W", "block => power +1", "damage 2")]], hp={"J": 9})
+    rules.run_fight(content, s)
+    assert fighter(s, "J") == 7 and power_of(s, "W") == 2 and fighter(s, "W") == 13
+
+
+def test_TT_62_cancel_hands_back_tokens_and_flips() -> None:
+    """TT-62 (revised): tokens a cancelled card handed out go back, and a board it flipped flips back.
+    Reeves's "Sheriff to the Opponent, Attack" moves Cleopatra 8 → 6 (her Cancel): the Sheriff returns
+    to the box. B's "Flip to Berserker Bear, Attack" moves J 10 → 7: Bödvar is Bödvar again."""
+    from engines.tagteam.content import load_content
+
+    shipped = load_content()
+    teams = (("reeves", "loew"), ("cleopatra", "boudica"))
+    content, s = position(shipped, [[card("reeves", "token sheriff +1 opponent", "attack")],
+                                    [card("cleopatra", "power +0")]], teams=teams, hp={"cleopatra": 8})
+    rules.run_fight(content, s)
+    assert fighter(s, "cleopatra") == 6
+    assert all(not f.tokens.get("sheriff") for team in s.teams for f in team)
+    content, s = position(rt_content(shipped), [[card("J", "power +0")], [card("B", "flip bear", "attack")]],
+                          hp={"J": 10})
+    rules.run_fight(content, s)
+    assert fighter(s, "J") == 7 and s.teams[1][0].side == "bodvar"
+
+
+def test_TT_62_log_says_what_the_cancel_reverted_and_skipped(rt: Content) -> None:
+    """TT-62 (revised): "the events say exactly what the Cancel reverted and skipped; a Cancel that
+    finds nothing to revert or skip says so" (both languages)."""
+    content, s = position(rt, [[card("C", "power +1", "attack", "then", "power +1")], [card("W", "power +0")]],
+                          hp={"W": 9})
+    (event,) = rules.run_fight(content, s)
+    assert "Wong Fei-Hung's Cancel ignores P1's card: reverted Ching Shih Power +1 (to 2); " \
+        "skipped power +1." in event.text.en
+    assert "hoàn tác Sức mạnh Ching Shih +1 (thành 2); bỏ qua Sức mạnh +1" in event.text.vi
+    content, s = position(rt, [[card("C", "attack")], [card("W", "power +0")]], hp={"W": 9})
+    (event,) = rules.run_fight(content, s)
+    assert "Wong Fei-Hung's Cancel ignores P1's card: nothing to revert or skip." in event.text.en
+    assert "không có gì để hoàn tác hay bỏ qua" in event.text.vi
 
 
 def test_TT_71_build_inserts_and_bottoms_in_order(rt: Content) -> None:
