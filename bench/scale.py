@@ -174,7 +174,7 @@ class World:
                     )
                     key = None
                     if seat in acting:
-                        key = make_key(ctx.settings.secret, game_id, seat, engine.decision_key(state, seat))
+                        key = make_key(ctx.key_secret, game_id, seat, engine.decision_key(state, seat))
                         keys.append(
                             {
                                 "key": key,

@@ -131,7 +131,12 @@ class Route:
 
 def route(session: Session, ctx: AppContext, msg: Message) -> Route:
     """Find the reply key: plus-address in the delivery headers, then ``ref KEY`` in the subject,
-    then the key of our mail that In-Reply-To/References point to."""
+    then the key of our mail that In-Reply-To/References point to.
+
+    A route ``via="in-reply-to"`` names a seat but does NOT authenticate a move: Message-IDs
+    travel in every quote and forward, and anyone can write one into a forged mail. The
+    pipeline answers such a mail with the seat's current mail (to the seat's own address, with
+    its key) and applies nothing."""
     service = ctx.settings.service_address
     candidates: list[str] = []
     for header in ROUTING_HEADERS:
@@ -141,12 +146,12 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
                 if detail:
                     candidates.append(detail)
     for key in candidates:
-        info = lookup_key(session, ctx.settings.secret, key)
+        info = lookup_key(session, ctx.key_secret, key)
         if info is not None:
             return Route(key.lower(), info, "plus")
     match = SUBJECT_KEY_RE.search(header_text(msg, "Subject"))
     if match:
-        info = lookup_key(session, ctx.settings.secret, match.group(1))
+        info = lookup_key(session, ctx.key_secret, match.group(1))
         if info is not None:
             return Route(match.group(1).lower(), info, "subject")
     if not candidates:  # a mailbox without plus-addressing and an edited subject
@@ -154,7 +159,7 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
         pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))  # newest first
         for message_id in pointed:
             issued = session.exec(select(Outbox.reply_key).where(Outbox.message_id == message_id)).first()
-            info = lookup_key(session, ctx.settings.secret, issued) if issued else None
+            info = lookup_key(session, ctx.key_secret, issued) if issued else None
             if issued and info is not None:
                 return Route(issued, info, "in-reply-to")
     if candidates or match:
@@ -162,15 +167,45 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
     return Route(None, None, "none")
 
 
-def authenticate(session: Session, info: KeyInfo, sender: str) -> tuple[Game, GameSeat, Player]:
-    """The seat the key names, if ``sender`` is that seat's own address (else ``Rejected``)."""
+def authenticate(session: Session, info: KeyInfo, sender: str,
+                 msg: Message | None = None) -> tuple[Game, GameSeat, Player]:
+    """The seat the key names, if ``sender`` is that seat's own address (else ``Rejected``),
+    and the receiving server did not record a failed DKIM/SPF/DMARC check for it."""
     game = session.get_one(Game, info.game_id)
     seat_row = session.exec(select(GameSeat).where(GameSeat.game_id == info.game_id,
                                                    GameSeat.seat == info.seat)).one()
     player = session.get_one(Player, seat_row.player_id)
     if bare_address(sender) != player.address:
         raise Rejected("wrong_sender", f"key of game {info.game_id} seat {info.seat} used by {sender}")
+    failed = failed_authentication(msg, sender) if msg is not None else None
+    if failed:
+        raise Rejected("forged", f"{failed} for {sender}")
     return game, seat_row, player
+
+
+def failed_authentication(msg: Message, sender: str) -> str | None:
+    """A failed DKIM, SPF or DMARC result for the sender's domain in ``Authentication-Results``.
+
+    Parsed with ``authres`` (RFC 8601). Only failures count: a forger can add a header that says
+    "pass", but a header saying "fail" can only have been added against the sender's interest,
+    normally by our receiving server. A mail without the header is judged by its reply key.
+    """
+    import authres
+
+    domain = sender.rpartition("@")[2].lower()
+    for value in msg.get_all("Authentication-Results", []):
+        try:
+            parsed = authres.AuthenticationResultsHeader.parse(f"Authentication-Results: {value}")
+        except Exception:  # an unparsable header proves nothing either way
+            continue
+        for result in parsed.results:
+            method, outcome = str(result.method).lower(), str(result.result).lower()
+            if method not in ("dkim", "spf", "dmarc") or outcome not in ("fail", "permerror"):
+                continue
+            names = [str(p.value).lower().rpartition("@")[2] for p in result.properties]
+            if not names or domain in names or any(domain.endswith("." + n) for n in names):
+                return f"{method}={outcome}"
+    return None
 
 
 def subject_command(subject: str) -> str:
@@ -252,7 +287,7 @@ class Pipeline:
 
     def _run(self, inbound_id: int) -> str:
         from service.play.mailbox import handle_mailbox_mail
-        from service.play.replies import answer_finished, handle_game_reply
+        from service.play.replies import answer_finished, answer_unconfirmed, handle_game_reply
 
         ctx = self.ctx
         with ctx.session() as s:
@@ -287,13 +322,17 @@ class Pipeline:
                 return finish(status, None if status != "ignored" else "no reply key, not a command for us")
             self.stage = "authenticate"
             try:
-                game, seat_row, player = authenticate(s, where.info, sender)
+                game, seat_row, player = authenticate(s, where.info, sender, msg)
             except Rejected as exc:
-                self._answer_rejection(s, sender, exc)
+                if exc.kind != "forged":  # never answer a forged mail: the answer would be aimed at a victim
+                    self._answer_rejection(s, sender, exc)
                 return finish("rejected", str(exc), "authenticate")
             if game.status != "active":
                 answer_finished(s, ctx, game, seat_row, player)
                 return finish("rejected", "the game is over", "route")
+            if where.via == "in-reply-to":
+                answer_unconfirmed(s, ctx, game, seat_row, player)
+                return finish("rejected", "routed by In-Reply-To only: no reply key, nothing applied", "authenticate")
             self.stage = "apply"
             status = handle_game_reply(s, ctx, game, where.info, seat_row, player, lines, row.id)
             return finish(status)

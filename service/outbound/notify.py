@@ -95,7 +95,7 @@ def mail_to_seat(
     active = game.status == "active"
     to_act = engine.to_act(state) if active else frozenset()
     decision = engine.decision_key(state, seat)
-    key = issue_key(session, ctx.settings.secret, game.id, seat, decision, ctx.clock.now())
+    key = issue_key(session, ctx.key_secret, game.id, seat, decision, ctx.clock.now())
     events, seat_row.last_log_id = events_since(session, game.id, seat, seat_row.last_log_id)
     digest = [event.text.get(lang) for _, event in events]
     values: dict[str, Any] = {
@@ -117,7 +117,7 @@ def mail_to_seat(
         values["examples"] = results.examples
     values.update(extra or {})
     rendered = ctx.renderer.render(purpose, lang, **values)
-    root = thread_root(game.id, seat, ctx.settings.domain)
+    root = thread_root(ctx.key_secret, game.id, seat, ctx.settings.domain)
     queue_mail(
         session, ctx,
         to=player.address,
@@ -158,7 +158,7 @@ def queue_game_mails(
         elif over:
             purpose = "over"
         elif seat in to_act and (seat == actor or seat_row.reply_key != make_key(
-                ctx.settings.secret, game.id, seat, engine.decision_key(state, seat))):
+                ctx.key_secret, game.id, seat, engine.decision_key(state, seat))):
             purpose = "turn"
         elif seat == actor:
             purpose = "received" if engine.legal_actions(state, seat) else "moved"

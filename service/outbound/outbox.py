@@ -33,6 +33,7 @@ BACKOFF_MAX = timedelta(hours=6)
 
 
 def new_message_id(ctx: AppContext, kind: str) -> str:
+    """A fresh id with 128 random bits: never predictable, never shared with another database."""
     return f"<{uuid.uuid4().hex}.{kind}@{ctx.settings.domain}>"
 
 

@@ -9,6 +9,8 @@ template cannot leak a secret the view does not hold.
 from __future__ import annotations
 
 import binascii
+import hashlib
+import hmac
 import itertools
 import sys
 import uuid
@@ -103,9 +105,14 @@ def subject_tag(engine_id: str, game_id: int) -> str:
     return f"[{engine_id.upper()} #{game_id}]"
 
 
-def thread_root(game_id: int, seat: int, domain: str) -> str:
-    """The Message-ID of a seat's first mail of a game; every later mail refers to it."""
-    return f"<game{game_id}.seat{seat}.start@{domain}>"
+def thread_root(key_secret: str, game_id: int, seat: int, domain: str) -> str:
+    """The Message-ID of a seat's first mail of a game; every later mail refers to it.
+
+    Stable (every mail of the seat must point at the same root) but unguessable: a MAC under
+    the secret and the installation id, so nobody can name it in a forged In-Reply-To and two
+    databases never share a thread id (clients would merge unrelated games)."""
+    mac = hmac.new(key_secret.encode(), f"pbem-thread:{game_id}:{seat}".encode(), hashlib.sha256).hexdigest()
+    return f"<{mac[:32]}.start@{domain}>"
 
 
 def build_message(

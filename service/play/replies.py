@@ -146,3 +146,20 @@ def answer_finished(session: Session, ctx: AppContext, game: Game, seat_row: Gam
     names = [p.name for _, p in seats_of(session, game.id or 0)]
     mail_to_seat(session, ctx, game, engine, state, seat_row, player, "finished", names=names)
     return True
+
+
+def answer_unconfirmed(session: Session, ctx: AppContext, game: Game, seat_row: GameSeat, player: Player) -> None:
+    """A reply that reached us without its reply key (only In-Reply-To pointed at our mail).
+
+    Anyone can copy a Message-ID into a forged mail, so nothing is applied; the seat's own
+    address gets its current mail, whose reply address carries the key, and replying to that
+    mail plays. Counted as an error answer (rate-limited), so forgeries cannot flood the seat.
+    """
+    engine, state = load(game)
+    names = [p.name for _, p in seats_of(session, game.id or 0)]
+    why = tr("Your mail reached me without its reply address (the part after the + sign, or \"ref …\" in the "
+             "subject), so I cannot be sure it comes from you. Reply to this mail to play.",
+             "Thư của bạn đến mà không có địa chỉ trả lời (phần sau dấu +, hoặc \"ref …\" trong tiêu đề), "
+             "nên tôi không chắc thư là của bạn. Hãy trả lời thư này để chơi.")
+    mail_to_seat(session, ctx, game, engine, state, seat_row, player, "rejected", names=names,
+                 results=Results(), kind="rejected", extra={"why": why.get(player.lang)})

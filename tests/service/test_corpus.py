@@ -44,7 +44,7 @@ def test_every_client_reply_is_read_as_expected_and_answered_once(any_stack: Any
     game_id = world.game("toy", [ann, bob], seed=1)
     asyncio.run(world.step())
     with world.service.session() as s:
-        key = make_key(world.service.settings.secret, game_id, 0, "0")
+        key = make_key(world.service.ctx.key_secret, game_id, 0, "0")
         before = len(s.exec(select(Outbox.id).where(Outbox.to_address == ann)).all())
     for path in REPLIES:
         send_mail(world.stack, readdress(path.read_bytes(), ann, key, game_id, path.stem), ann, f"play+{key}@pbem.test")

@@ -1,0 +1,131 @@
+"""A reply means what the player wrote, and only the player can write it (the reading issue):
+forged mails, per-installation keys and ids, and the answers a reply gets."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from sqlmodel import col, select
+
+from service.clock import ManualClock
+from service.config import Settings
+from service.context import AppContext
+from service.inbound.pipeline import Pipeline, store
+from service.outbound.keys import lookup_key, make_key
+from service.outbound.render import thread_root
+from service.play.start import create_game
+from service.store.db import make_engine, migrate
+from service.store.games import create_player, load
+from service.store.models import Game, InboundMail, MoveLog, Outbox
+
+SECRET = "test-secret-0123456789abcdef"
+_ids = iter(range(1, 10**6))
+
+
+def make_ctx(tmp: Path, name: str = "pbem", **extra: object) -> AppContext:
+    settings = Settings(database_url=f"sqlite:///{tmp / (name + '.sqlite3')}", service_address="play@pbem.test",
+                        secret=SECRET, imap_ssl=False, **extra)  # type: ignore[arg-type]
+    migrate(settings.database_url)
+    return AppContext(settings=settings, db=make_engine(settings.database_url), clock=ManualClock())
+
+
+def new_game(ctx: AppContext, engine: str = "toy", names: tuple[str, ...] = ("ann", "bob")) -> int:
+    with ctx.session() as s:
+        players = [create_player(s, f"{n}@x.test", n.title(), ctx=ctx).address for n in names]
+        game = create_game(s, engine, players, seed=5, ctx=ctx)
+        s.commit()
+        assert game.id is not None
+        return game.id
+
+
+def key_of(ctx: AppContext, game_id: int, seat: int) -> str:
+    with ctx.session() as s:
+        engine, state = load(s.get_one(Game, game_id))
+        return make_key(ctx.key_secret, game_id, seat, engine.decision_key(state, seat))
+
+
+def deliver(ctx: AppContext, frm: str, to: str, body: str, subject: str = "Re: turn", **headers: str) -> str:
+    """Store and process one mail; returns its final status."""
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = frm, to, subject
+    msg["Message-ID"] = f"<r{next(_ids)}@client.test>"
+    for name, value in headers.items():
+        msg[name.replace("_", "-")] = value
+    msg.set_content(body)
+    with ctx.session() as s:
+        row, _ = store(s, ctx, msg.as_bytes(), None, "INBOX")
+    assert row.id is not None
+    return Pipeline(ctx).process(row.id)
+
+
+def moves(ctx: AppContext) -> list[str]:
+    with ctx.session() as s:
+        return [m.command for m in s.exec(select(MoveLog).order_by(col(MoveLog.id))).all()]
+
+
+def outbox(ctx: AppContext, to: str | None = None) -> list[Outbox]:
+    with ctx.session() as s:
+        query = select(Outbox).order_by(col(Outbox.id))
+        if to:
+            query = query.where(Outbox.to_address == to)
+        return list(s.exec(query).all())
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> AppContext:
+    return make_ctx(tmp_path)
+
+
+# -- 8: forged mails, per-installation secrets ---------------------------------------------
+
+
+def test_a_forged_from_with_the_start_mails_message_id_is_never_applied(ctx: AppContext) -> None:
+    game_id = new_game(ctx)
+    start = outbox(ctx, "ann@x.test")[0]
+    assert start.message_id == thread_root(ctx.key_secret, game_id, 0, "pbem.test") and "game" not in start.message_id
+    before = len(outbox(ctx))
+    status = deliver(ctx, "Ann <ann@x.test>", "play@pbem.test", "high", In_Reply_To=start.message_id,
+                     References=start.message_id)
+    assert status == "rejected" and moves(ctx) == []
+    answers = outbox(ctx)[before:]
+    assert [(a.to_address, a.kind) for a in answers] == [("ann@x.test", "rejected")]  # the seat, never the forger
+
+
+def test_the_same_secret_with_a_fresh_database_issues_other_keys_and_thread_ids(tmp_path: Path) -> None:
+    old, new = make_ctx(tmp_path, "old"), make_ctx(tmp_path, "new")
+    assert old.installation_id != new.installation_id
+    old_game, new_game_id = new_game(old), new_game(new)
+    assert old_game == new_game_id == 1
+    old_key, new_key = key_of(old, 1, 0), key_of(new, 1, 0)
+    assert old_key != new_key
+    assert thread_root(old.key_secret, 1, 0, "pbem.test") != thread_root(new.key_secret, 1, 0, "pbem.test")
+    assert {o.message_id for o in outbox(old)}.isdisjoint(o.message_id for o in outbox(new))
+    with new.session() as s:
+        assert lookup_key(s, new.key_secret, old_key) is None
+    assert deliver(new, "ann@x.test", f"play+{old_key}@pbem.test", "high") == "rejected"
+    assert moves(new) == []
+
+
+@pytest.mark.parametrize("results", [
+    "mx.pbem.test; dkim=fail header.d=x.test; spf=pass smtp.mailfrom=ann@x.test",
+    "mx.pbem.test; spf=fail smtp.mailfrom=ann@x.test",
+    "mx.pbem.test; dmarc=fail (p=reject) header.from=x.test",
+])
+def test_a_failed_dkim_spf_or_dmarc_for_the_players_domain_rejects_the_mail_unanswered(
+        ctx: AppContext, results: str) -> None:
+    game_id = new_game(ctx)
+    before = len(outbox(ctx))
+    status = deliver(ctx, "ann@x.test", f"play+{key_of(ctx, game_id, 0)}@pbem.test", "high",
+                     Authentication_Results=results)
+    assert status == "rejected" and moves(ctx) == [] and len(outbox(ctx)) == before
+    with ctx.session() as s:
+        assert "fail" in (s.exec(select(InboundMail)).one().error or "")
+
+
+def test_a_passing_or_foreign_authentication_result_does_not_stop_a_keyed_reply(ctx: AppContext) -> None:
+    game_id = new_game(ctx)
+    status = deliver(ctx, "ann@x.test", f"play+{key_of(ctx, game_id, 0)}@pbem.test", "high",
+                     Authentication_Results="mx.pbem.test; dkim=pass header.d=x.test; dkim=fail header.d=relay.test")
+    assert status == "applied" and moves(ctx) == ["high"]
