@@ -24,6 +24,7 @@ so HTML-only mails go through the same trimming as plain text.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import re
 import unicodedata
 from email.message import Message
@@ -33,9 +34,12 @@ import html2text
 # -- choosing and decoding the body -------------------------------------------------------------
 
 
-def new_text(msg: Message, marker: str) -> str:
-    """Only what the sender wrote in this reply (may be empty: a subject-only reply)."""
-    return trim_reply(body_text(msg), marker)
+def new_text(msg: Message, marker: str, sent: SentText | None = None) -> str:
+    """Only what the sender wrote in this reply (may be empty: a subject-only reply).
+
+    ``sent`` is the text of the mail(s) this reply answers: any line that is part of it is
+    quoted text, never new (see ``SentText``)."""
+    return trim_reply(body_text(msg), marker, sent)
 
 
 def body_text(msg: Message) -> str:
@@ -150,6 +154,174 @@ def html_to_text(html: str) -> str:
     return _MD_ESCAPE.sub(r"\1", converter.handle(html))
 
 
+# -- what we sent ----------------------------------------------------------------------------------
+
+_FOLD_EXTRA = str.maketrans({"đ": "d", "Đ": "d", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ı": "i"})
+_NOT_ALNUM = re.compile(r"[\W_]+")
+#: A fragment this long (letters and digits) that is part of what we sent is ours on its own;
+#: shorter pieces need a neighbour (a quoted line they continue) to count as ours.
+MIN_OWN_FRAGMENT = 16
+#: A menu line as our templates write it: "  3. COMMAND — label" (the command is the player's to copy).
+_MENU_LINE = re.compile(r"^\s*\d+\.\s+(.+?)\s+[—–-]\s+.*$")
+_OFFER_SPLIT = re.compile(r"\s[|·]\s|[,;:]\s")
+
+
+def fold(text: str) -> str:
+    """Letters and digits only, case-folded, accents removed: what survives re-wrapping,
+    re-quoting, de-accenting clients, legacy charsets and HTML conversion."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA))
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _NOT_ALNUM.sub("", bare).casefold()
+
+
+class SentText:
+    """The text of the mails a reply answers (plain part, HTML part converted, header values),
+    folded line by line. We know our own text exactly, which no generic quote detector can:
+
+    * a reply line that contains one of our lines (at least ``MIN_OWN_FRAGMENT`` folded
+      characters) or is a piece of our text that long is ours — except a line that is exactly
+      a command our menu offered, which the player may copy;
+    * a shorter line is ours when it continues the line above it (quoted or ours) inside one of
+      our lines: a quote re-wrapped by the client without ``>`` on the continuation;
+    * a line that is exactly our text between the lines around it (ours or quoted) is ours;
+    * a line equal to a whole line of ours is ours when its neighbours are ours too (our mail
+      pasted back unquoted).
+
+    A player's line is never dropped for being short and common ("3", "K", "help"): short
+    lines need one of the neighbour rules, and a neighbour rule only fires when the reply
+    line continues or fills in OUR text exactly.
+    """
+
+    def __init__(self, texts: list[str]) -> None:
+        lines: list[str] = []
+        commands: set[str] = set()
+        offered: set[str] = set()
+        for text in texts:
+            for raw in text.splitlines():
+                folded = fold(raw)
+                if folded:
+                    lines.append(folded)
+                menu = _MENU_LINE.match(raw)
+                if menu:
+                    commands.add(fold(menu.group(1)))
+                if " | " in raw:  # a list of commands: "Commands: play N | charm | intensity 3"
+                    for piece in _OFFER_SPLIT.split(raw):
+                        if 2 <= len(fold(piece)) <= 24:
+                            offered.add(fold(piece))
+        self.lines = lines
+        self.whole = set(lines)
+        self.long_lines = [line for line in dict.fromkeys(lines) if len(line) >= MIN_OWN_FRAGMENT]
+        self.single = "\x00".join(lines)
+        self.joined = "".join(lines)
+        self.commands = commands - {""}
+        self.offered = self.commands | offered
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+    def ours(self, lines: list[str]) -> list[bool]:
+        """For each line of a reply (quote marks included), whether it is text we sent."""
+        folded = [fold(_unquote(line)) for line in lines]
+        quoted = [_is_quoted(line) for line in lines]
+        mine = [False] * len(lines)
+        for i, text in enumerate(folded):
+            if not text or quoted[i]:
+                continue
+            if text in self.offered:
+                continue  # the player copied a command we offered (menu, command list): theirs
+            if len(text) >= MIN_OWN_FRAGMENT and (text in self.joined or any(o in text for o in self.long_lines)):
+                mine[i] = True
+        for i, text in enumerate(folded):  # a run of short lines that together are a piece of ours
+            if not text or quoted[i] or mine[i]:
+                continue
+            run, members, j = text, [i], i
+            while True:
+                nxt = j + 1
+                while nxt < len(lines) and not folded[nxt] and not lines[nxt].strip():
+                    nxt += 1
+                if nxt >= len(lines) or quoted[nxt] or not folded[nxt] or run + folded[nxt] not in self.joined:
+                    break
+                run += folded[nxt]
+                members.append(nxt)
+                j = nxt
+            if len(members) > 1 and len(run) >= MIN_OWN_FRAGMENT:
+                for m in members:
+                    mine[m] = True
+        changed = True
+        while changed:  # continuations and sandwiched whole lines, until nothing more is found
+            changed = False
+            for i, text in enumerate(folded):
+                if mine[i] or quoted[i] or not lines[i].strip():
+                    continue
+                above = i - 1
+                if not text:  # "-##", "--", "-.": no letters, the tail of a quoted line above
+                    if above >= 0 and (quoted[above] or mine[above]):
+                        mine[i] = changed = True
+                    continue
+                if above >= 0 and folded[above] and (quoted[above] or mine[above]) \
+                        and folded[above] + text in self.single:
+                    mine[i] = changed = True
+                    continue
+                if above >= 0 and folded[above] and (quoted[above] or mine[above]):
+                    end = self._bridge(folded, quoted, mine, i)
+                    if end is not None:  # exactly the text between two of our lines
+                        mine[i:end] = [True] * (end - i)
+                        changed = True
+                        continue
+                if text in self.whole and text not in self.commands and self._neighbours_ours(folded, quoted, mine, i):
+                    mine[i] = changed = True
+        return mine
+
+    def _bridge(self, folded: list[str], quoted: list[bool], mine: list[bool], i: int) -> int | None:
+        """End (exclusive) of the lines from ``i`` that fill exactly the gap between the line
+        above and the next line of ours: a line of our mail the client re-wrapped into pieces."""
+        run = folded[i - 1]
+        for j in range(i, min(i + 8, len(folded))):
+            if not folded[j]:
+                return None
+            run += folded[j]
+            nxt = j + 1
+            while nxt < len(folded) and not folded[nxt]:
+                nxt += 1
+            if nxt < len(folded) and (quoted[nxt] or mine[nxt]) and run + folded[nxt] in self.joined:
+                return j + 1
+            if nxt != j + 1 or nxt >= len(folded) or quoted[nxt] or mine[nxt]:
+                return None
+        return None
+
+    @staticmethod
+    def _neighbours_ours(folded: list[str], quoted: list[bool], mine: list[bool], i: int) -> bool:
+        def near(step: int) -> bool | None:
+            j = i + step
+            while 0 <= j < len(folded):
+                if folded[j]:
+                    return quoted[j] or mine[j]
+                j += step
+            return None
+
+        before, after = near(-1), near(1)
+        return bool(before and after) or (before is None and bool(after)) or (after is None and bool(before))
+
+
+def sent_text_of(msg: Message) -> list[str]:
+    """The texts of one mail we sent: subject, From, Reply-To, the plain part, the HTML part."""
+    texts = [str(msg.get(name, "")) for name in ("Subject", "From", "Reply-To")]
+    from email.header import decode_header, make_header
+
+    with contextlib.suppress(UnicodeError, LookupError, ValueError):
+        texts[0] = str(make_header(decode_header(texts[0])))
+    for part in msg.walk():
+        if part.get_content_type() == "text/plain":
+            texts.append(decode_part(part))
+        elif part.get_content_type() == "text/html":
+            texts.append(html_to_text(decode_part(part)))
+    return texts
+
+
+def _unquote(line: str) -> str:
+    return re.sub(r"^(\s*>)+", "", line)
+
+
 # -- trimming -----------------------------------------------------------------------------------
 
 _SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2007": " ", "\u200b": "", "\ufeff": "", "\t": " "})
@@ -252,6 +424,20 @@ def _is_header_block(lines: list[str], i: int) -> bool:
     return any(_HEADER_NEXT.match(line) for line in following)
 
 
+_ANY_HEADER = re.compile(r"^\*{0,2}[^\W\d_][\w'.-]*(?: [\w'.-]+){0,3}\*{0,2}\s*[:：]\*{0,2}(\s|$)")
+
+
+def _is_header_block_by_shape(lines: list[str], i: int, ours: list[bool]) -> bool:
+    """A quoted mail's header block in any language ("Från: … Till: … Ämne: …", "差出人: …"):
+    three or more "Label: value" lines in a row, one of them naming an address or being ours."""
+    block = []
+    for j in range(i, min(i + 6, len(lines))):
+        if not _ANY_HEADER.match(lines[j].strip()):
+            break
+        block.append(j)
+    return len(block) >= 3 and any("@" in lines[j] or ours[j] for j in block)
+
+
 def _next_content(lines: list[str], i: int) -> str | None:
     for line in lines[i:]:
         if line.strip():
@@ -259,16 +445,17 @@ def _next_content(lines: list[str], i: int) -> str | None:
     return None
 
 
-def trim_reply(text: str, marker: str) -> str:
+def trim_reply(text: str, marker: str, sent: SentText | None = None) -> str:
     """Cut quoted mail, attributions, separators, signatures and footers; see module doc."""
     lines = [line.translate(_SPACES).rstrip() for line in unicodedata.normalize("NFC", text).splitlines()]
     parts = _marker_parts(marker)
+    ours = sent.ours(lines) if sent else [False] * len(lines)
     kept: list[str] = []
     i = 0
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
-        if _is_quoted(line):
+        if _is_quoted(line) or ours[i]:
             i += 1
             continue
         if (
@@ -277,6 +464,7 @@ def trim_reply(text: str, marker: str) -> str:
             or _BEGIN_FORWARD.match(stripped)
             or _RULE.match(stripped)
             or _is_header_block(lines, i)
+            or _is_header_block_by_shape(lines, i, ours)
             or line == "--"
             or (_FOOTER.match(stripped) and len(stripped) <= 100)
         ):

@@ -22,6 +22,7 @@ from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
+from typing import TYPE_CHECKING
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
@@ -33,6 +34,9 @@ from service.outbound.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.outbound.render import MARKER, SERVICE_TAG
 from service.store.games import StaleGame, player_by_address
 from service.store.models import Game, GameSeat, InboundMail, Outbox, Player
+
+if TYPE_CHECKING:
+    from service.inbound.extract import SentText
 
 log = logging.getLogger(__name__)
 
@@ -218,11 +222,34 @@ def subject_command(subject: str) -> str:
     return SUBJECT_TAG_RE.sub("", text, count=1).strip()
 
 
-def extract(msg: Message) -> str:
+SENT_MAILS_COMPARED = 6
+
+
+def sent_for(session: Session, msg: Message, key: str | None) -> SentText:
+    """What we sent that this reply may quote: the mails In-Reply-To/References name, and the
+    latest mails that handed out its reply key (the outbox keeps every mail's bytes)."""
+    from service.inbound.extract import SentText, sent_text_of
+
+    pointed = MESSAGE_ID_RE.findall(str(msg.get("In-Reply-To", "")))
+    pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))
+    raws: dict[int, bytes] = {}
+    if pointed:
+        query = select(Outbox.id, Outbox.raw).where(col(Outbox.message_id).in_(pointed[:20]))
+        raws.update((i, r) for i, r in session.exec(query).all() if i is not None)
+    if key:
+        query = select(Outbox.id, Outbox.raw).where(Outbox.reply_key == key).order_by(col(Outbox.id).desc())
+        raws.update((i, r) for i, r in session.exec(query.limit(SENT_MAILS_COMPARED)).all() if i is not None)
+    texts: list[str] = []
+    for _, raw in sorted(raws.items(), reverse=True)[:SENT_MAILS_COMPARED]:
+        texts += sent_text_of(parse_message(raw))
+    return SentText(texts)
+
+
+def extract(msg: Message, sent: SentText | None = None) -> str:
     """Only the new text of the reply; the subject when the body is empty."""
     from service.inbound.extract import new_text
 
-    text = new_text(msg, MARKER).strip()
+    text = new_text(msg, MARKER, sent).strip()
     return text or subject_command(header_text(msg, "Subject"))
 
 
@@ -315,7 +342,7 @@ class Pipeline:
                 self._answer_rejection(s, sender, exc)
                 return finish("rejected", str(exc), "route")
             self.stage = "extract"
-            lines = split_commands(extract(msg))
+            lines = split_commands(extract(msg, sent_for(s, msg, where.key)))
             if where.info is None:
                 self.stage = "apply"
                 status = handle_mailbox_mail(s, ctx, sender, display_name, player_by_address(s, sender), lines)

@@ -129,3 +129,59 @@ def test_a_passing_or_foreign_authentication_result_does_not_stop_a_keyed_reply(
     status = deliver(ctx, "ann@x.test", f"play+{key_of(ctx, game_id, 0)}@pbem.test", "high",
                      Authentication_Results="mx.pbem.test; dkim=pass header.d=x.test; dkim=fail header.d=relay.test")
     assert status == "applied" and moves(ctx) == ["high"]
+
+
+# -- 1: we know what we sent -----------------------------------------------------------------
+
+
+def sent_plain(row: Outbox) -> str:
+    from service.inbound.extract import decode_part
+    from service.inbound.pipeline import parse_message
+
+    return next(decode_part(p) for p in parse_message(row.raw).walk() if p.get_content_type() == "text/plain")
+
+
+def test_a_rewrapped_quote_whose_continuation_is_a_command_is_not_applied(ctx: AppContext) -> None:
+    """Grizzled: the leader's mail lists "… | withdraw left | intensity 3 | …"; the client re-wrapped
+    the quote and left "intensity 3" alone on a continuation line without ">"."""
+    game_id = new_game(ctx, "grizzled", ("ann", "bob", "cat"))
+    cat_mail = outbox(ctx, "cat@x.test")[0]
+    lines = []
+    for line in sent_plain(cat_mail).splitlines():
+        if "| intensity 3 |" in line:
+            head, tail = line.split(" intensity 3 ", 1)
+            lines += [f"> {head}", "intensity 3", f"> {tail}"]
+        else:
+            lines.append(f"> {line}".rstrip())
+    body = "Hi all, thinking about it.\n\nOn Mon, 30 Nov 2026, pbem <play@pbem.test> wrote:\n" + "\n".join(lines)
+    key = cat_mail.reply_key
+    assert key is not None
+    deliver(ctx, "cat@x.test", f"play+{key}@pbem.test", body, In_Reply_To=cat_mail.message_id)
+    assert moves(ctx) == []
+    with ctx.session() as s:
+        assert s.get_one(Game, game_id).version == 0
+
+
+def test_an_unknown_language_header_block_and_our_unquoted_mail_are_not_read(ctx: AppContext) -> None:
+    """Outlook in Swedish: "Från/Skickat/Till/Ämne" (the subject holds "[TAGTEAM #1] … ref …"),
+    then our whole mail unquoted and without its marker line."""
+    new_game(ctx, "tagteam", ("ann", "bob"))
+    ann_mail = outbox(ctx, "ann@x.test")[0]
+    subject = ann_mail.raw.split(b"Subject: ", 1)[1].split(b"\n", 1)[0].decode()
+    ours = "\n".join(line for line in sent_plain(ann_mail).splitlines() if "##-" not in line)
+    body = (f"pick loew\n\nFrån: pbem <play+{ann_mail.reply_key}@pbem.test>\nSkickat: den 30 november 2026 10:00\n"
+            f"Till: Ann <ann@x.test>\nÄmne: {subject}\n\n{ours}\n")
+    deliver(ctx, "ann@x.test", f"play+{ann_mail.reply_key}@pbem.test", body)
+    assert moves(ctx) == ["pick loew"]
+
+
+def test_sent_text_keeps_a_command_copied_from_the_menu(ctx: AppContext) -> None:
+    from service.inbound.extract import SentText, trim_reply
+    from service.outbound.render import MARKER
+
+    new_game(ctx, "tagteam", ("ann", "bob"))
+    text = sent_plain(outbox(ctx, "ann@x.test")[0])
+    sent = SentText([text])
+    quoted = "\n".join(f"> {line}" for line in text.splitlines())
+    for mine in ("pick machiavelli", "2", "help", "state"):
+        assert trim_reply(f"{mine}\n\n{quoted}", MARKER, sent) == mine
