@@ -36,19 +36,78 @@ import html2text
 
 def new_text(msg: Message, marker: str, sent: SentText | None = None) -> str:
     """Only what the sender wrote in this reply (may be empty: a subject-only reply).
+    Raises ``Unreadable`` for a mail whose body we cannot read at all.
 
     ``sent`` is the text of the mail(s) this reply answers: any line that is part of it is
     quoted text, never new (see ``SentText``)."""
     return trim_reply(body_text(msg), marker, sent)
 
 
+class Unreadable(Exception):
+    """A reply with no text we can read (only a winmail.dat, only attachments, an encrypted
+    body): the player is told so, rather than getting a status mail that ignores the move."""
+
+
 def body_text(msg: Message) -> str:
-    """The readable body: text/plain parts when there are any, else HTML converted to text."""
+    """The readable body: text/plain parts when they hold anything, else HTML converted to text
+    (clients that send an empty plain part beside the real HTML one), else the text inside an
+    Outlook winmail.dat. Raises ``Unreadable`` when the mail has parts but none we can read."""
     pieces = _collect(msg)
     plain = [text for text, kind in pieces if kind == "plain"]
-    if plain:
+    if any(text.strip() for text in plain):
         return "\n".join(plain)
-    return "\n".join(html_to_text(text) for text, kind in pieces if kind == "html")
+    html = "\n".join(html_to_text(text) for text, kind in pieces if kind == "html")
+    if html.strip():
+        return html
+    tnef = _tnef_text(msg)
+    if tnef is not None:
+        return tnef
+    if _has_unreadable_parts(msg):
+        raise Unreadable("no text/plain, text/html or readable winmail.dat part")
+    return "\n".join(plain)
+
+
+_TNEF_TYPES = ("application/ms-tnef", "application/vnd.ms-tnef")
+
+
+def _is_tnef(part: Message) -> bool:
+    return part.get_content_type() in _TNEF_TYPES or (part.get_filename() or "").lower() == "winmail.dat"
+
+
+def _tnef_text(msg: Message) -> str | None:
+    """The plain or HTML body inside a winmail.dat (TNEF), decoded with ``tnefparse`` (a small,
+    maintained pure-Python TNEF reader); ``None`` when there is none or it holds only RTF."""
+    from tnefparse import TNEF
+
+    for part in msg.walk():
+        if part.is_multipart() or not _is_tnef(part):
+            continue
+        data = part.get_payload(decode=True)
+        if not isinstance(data, bytes):
+            continue
+        try:
+            tnef = TNEF(data)
+        except Exception:  # a damaged or unsupported TNEF stream is simply unreadable
+            continue
+        for attr, convert in (("body", None), ("htmlbody", html_to_text)):
+            value = getattr(tnef, attr, None)
+            if isinstance(value, bytes):
+                value = value.decode("utf-8", "replace") if attr == "htmlbody" else value.decode("cp1252", "replace")
+            if isinstance(value, str) and value.strip("\x00 \r\n"):
+                value = value.strip("\x00")
+                return convert(value) if convert else value
+    return None
+
+
+def _has_unreadable_parts(msg: Message) -> bool:
+    """Parts that are neither text nor an image/signature a phone adds beside the text."""
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        if _is_tnef(part) or ctype in ("application/pkcs7-mime", "application/x-pkcs7-mime", "application/pgp-encrypted"):
+            return True
+    return False
 
 
 def _is_attachment(part: Message) -> bool:
@@ -66,7 +125,9 @@ def _collect(part: Message) -> list[tuple[str, str]]:
                     if child.get_content_type() == wanted or (
                         child.is_multipart() and _has_type(child, wanted)
                     ):
-                        return _collect(child)
+                        chosen = _collect(child)
+                        if any(text.strip() for text, _ in chosen):
+                            return chosen  # else an empty plain part: try the HTML one
             return _collect(children[-1]) if children else []
         pieces: list[tuple[str, str]] = []
         for child in children:

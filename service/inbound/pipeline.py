@@ -44,7 +44,8 @@ STAGES = ("store", "parse", "filter", "route", "authenticate", "extract", "split
 ROUTING_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
 SUBJECT_KEY_RE = re.compile(rf"\bref\s+([a-z2-7]{{{KEY_LENGTH}}})\b", re.IGNORECASE)
 SUBJECT_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|tr|sv|vs|antw|rv|odp)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
-SUBJECT_TAG_RE = re.compile(r"\[[A-Z][A-Z0-9]* #\d+\]\s*")
+#: Our subject tag, as clients give it back: "[TAC #42]", "[tac #42]", "[Tag Team #3]", "[TAGTEAM#3]".
+SUBJECT_TAG_RE = re.compile(r"\[[^\W\d_][\w .-]{0,30}?\s*#\s*\d+\]\s*", re.IGNORECASE)
 COMMAND_SPLIT_RE = re.compile(r"[\r\n;]+")
 MESSAGE_ID_RE = re.compile(r"<[^<>\s]+>")
 
@@ -80,22 +81,45 @@ def parse_headers(raw: bytes) -> Message:
 
 def header_text(msg: Message, name: str) -> str:
     """A header's text with RFC 2047 encoded words decoded ("" when absent)."""
-    value = msg.get(name)
-    return "" if value is None else header_text_of(str(value))
+    value = raw_header(msg, name)
+    return "" if value is None else header_text_of(value)
+
+
+def raw_header(msg: Message, name: str) -> str | None:
+    """The first ``name`` header as stored: compat32 turns a raw 8-bit value into a Header of
+    unknown charset (printed as replacement characters), so read the stored string instead."""
+    wanted = name.lower()
+    for key, value in msg.raw_items():
+        if key.lower() == wanted:
+            return str(value)
+    return None
 
 
 def sender_of(msg: Message) -> tuple[str, str]:
     """(display name, bare address) of the From header."""
-    name, address = parseaddr(str(msg.get("From", "")))
+    name, address = parseaddr(_utf8_header(raw_header(msg, "From") or ""))
     return header_text_of(name), bare_address(address)
 
 
 def header_text_of(value: str) -> str:
-    """Decode the RFC 2047 encoded words of one header value."""
+    """Decode one header value: raw 8-bit UTF-8 (RFC 6532, which compat32 keeps as surrogate
+    escapes) and RFC 2047 encoded words."""
+    value = _utf8_header(value)
     try:
         return str(make_header(decode_header(value))).strip()
     except (UnicodeError, LookupError, ValueError):
         return value.strip()
+
+
+def _utf8_header(value: str) -> str:
+    """Undo compat32's surrogate escapes of 8-bit header bytes: UTF-8 (RFC 6532), else Latin-1."""
+    if not any("\udc80" <= ch <= "\udcff" for ch in value):
+        return value
+    raw = value.encode("utf-8", "surrogateescape")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
 
 
 def store(session: Session, ctx: AppContext, raw: bytes, uid: int | None, mailbox: str) -> tuple[InboundMail, bool]:
@@ -246,10 +270,18 @@ def sent_for(session: Session, msg: Message, key: str | None) -> SentText:
 
 
 def extract(msg: Message, sent: SentText | None = None) -> str:
-    """Only the new text of the reply; the subject when the body is empty."""
-    from service.inbound.extract import new_text
+    """Only the new text of the reply; the subject when the body is empty.
 
-    text = new_text(msg, MARKER, sent).strip()
+    Raises ``Unreadable`` when the body cannot be read and the subject holds no command."""
+    from service.inbound.extract import Unreadable, new_text
+
+    try:
+        text = new_text(msg, MARKER, sent).strip()
+    except Unreadable:
+        text = subject_command(header_text(msg, "Subject"))
+        if not text:
+            raise
+        return text
     return text or subject_command(header_text(msg, "Subject"))
 
 
@@ -342,7 +374,13 @@ class Pipeline:
                 self._answer_rejection(s, sender, exc)
                 return finish("rejected", str(exc), "route")
             self.stage = "extract"
-            lines = split_commands(extract(msg, sent_for(s, msg, where.key)))
+            from service.inbound.extract import Unreadable
+
+            try:
+                lines = split_commands(extract(msg, sent_for(s, msg, where.key)))
+            except Unreadable as exc:
+                return finish("rejected", f"unreadable: {exc}", "extract") if self._answer_unreadable(
+                    s, sender, where) else finish("ignored", f"unreadable: {exc}", "extract")
             if where.info is None:
                 self.stage = "apply"
                 status = handle_mailbox_mail(s, ctx, sender, display_name, player_by_address(s, sender), lines)
@@ -363,6 +401,30 @@ class Pipeline:
             self.stage = "apply"
             status = handle_game_reply(s, ctx, game, where.info, seat_row, player, lines, row.id)
             return finish(status)
+
+    def _answer_unreadable(self, session: Session, sender: str, where: Route) -> bool:
+        """Tell a known player we could not read their mail (their seat's mail when the key
+        is theirs, so the answer carries the menu again). False when nobody is told."""
+        from service.play.replies import UNREADABLE, answer_problem
+
+        if where.info is not None and where.via != "in-reply-to":
+            try:
+                game, seat_row, player = authenticate(session, where.info, sender)
+            except Rejected:
+                return False
+            if game.status == "active":
+                answer_problem(session, self.ctx, game, seat_row, player, UNREADABLE)
+                return True
+        known = player_by_address(session, sender)
+        if known is None:
+            return False
+        from service.outbound.outbox import queue_mail
+
+        rendered = self.ctx.renderer.render("rejected", known.lang, player=known.name,
+                                            why=UNREADABLE.get(known.lang))
+        queue_mail(session, self.ctx, to=known.address, kind="rejected",
+                   subject=f"{SERVICE_TAG} {rendered.subject}", rendered=rendered)
+        return True
 
     def _answer_rejection(self, session: Session, sender: str, exc: Rejected) -> None:
         """Answer a bad key or a foreign sender only when the sender is a known player."""

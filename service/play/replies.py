@@ -148,6 +148,21 @@ def answer_finished(session: Session, ctx: AppContext, game: Game, seat_row: Gam
     return True
 
 
+UNCONFIRMED = tr(
+    "Your mail reached me without its reply address (the part after the + sign, or \"ref …\" in the "
+    "subject), so I cannot be sure it comes from you. Reply to this mail to play.",
+    "Thư của bạn đến mà không có địa chỉ trả lời (phần sau dấu +, hoặc \"ref …\" trong tiêu đề), "
+    "nên tôi không chắc thư là của bạn. Hãy trả lời thư này để chơi.")
+
+UNREADABLE = tr(
+    "I could not read your reply: it had no text I can read (for example only a winmail.dat "
+    "attachment, or an encrypted message). Please reply again as plain text or HTML — in Outlook, "
+    "choose Format Text › Plain Text or HTML — and write your move above the line.",
+    "Tôi không đọc được thư trả lời của bạn: thư không có nội dung văn bản (ví dụ chỉ có tệp "
+    "winmail.dat, hoặc thư được mã hóa). Hãy trả lời lại bằng văn bản thường hoặc HTML — trong Outlook, "
+    "chọn Định dạng văn bản › Văn bản thuần hoặc HTML — và viết nước đi phía trên dòng kẻ.")
+
+
 def answer_unconfirmed(session: Session, ctx: AppContext, game: Game, seat_row: GameSeat, player: Player) -> None:
     """A reply that reached us without its reply key (only In-Reply-To pointed at our mail).
 
@@ -155,11 +170,13 @@ def answer_unconfirmed(session: Session, ctx: AppContext, game: Game, seat_row: 
     address gets its current mail, whose reply address carries the key, and replying to that
     mail plays. Counted as an error answer (rate-limited), so forgeries cannot flood the seat.
     """
+    answer_problem(session, ctx, game, seat_row, player, UNCONFIRMED)
+
+
+def answer_problem(session: Session, ctx: AppContext, game: Game, seat_row: GameSeat, player: Player,
+                   why: Text) -> None:
+    """The seat's current mail (board, menu, key) with one sentence saying why nothing changed."""
     engine, state = load(game)
     names = [p.name for _, p in seats_of(session, game.id or 0)]
-    why = tr("Your mail reached me without its reply address (the part after the + sign, or \"ref …\" in the "
-             "subject), so I cannot be sure it comes from you. Reply to this mail to play.",
-             "Thư của bạn đến mà không có địa chỉ trả lời (phần sau dấu +, hoặc \"ref …\" trong tiêu đề), "
-             "nên tôi không chắc thư là của bạn. Hãy trả lời thư này để chơi.")
     mail_to_seat(session, ctx, game, engine, state, seat_row, player, "rejected", names=names,
                  results=Results(), kind="rejected", extra={"why": why.get(player.lang)})

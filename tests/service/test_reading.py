@@ -185,3 +185,54 @@ def test_sent_text_keeps_a_command_copied_from_the_menu(ctx: AppContext) -> None
     quoted = "\n".join(f"> {line}" for line in text.splitlines())
     for mine in ("pick machiavelli", "2", "help", "state"):
         assert trim_reply(f"{mine}\n\n{quoted}", MARKER, sent) == mine
+
+
+# -- 6: nothing read, nothing lost, player told --------------------------------------------------
+
+
+def deliver_raw(ctx: AppContext, raw: bytes) -> str:
+    with ctx.session() as s:
+        row, _ = store(s, ctx, raw, None, "INBOX")
+    assert row.id is not None
+    return Pipeline(ctx).process(row.id)
+
+
+def raw_reply(key: str, body_parts: str, *, subject: str = "", frm: str = "ann@x.test") -> bytes:
+    subject = subject or f"Re: [TOY #1] Your turn · ref {key}"
+    return (f"From: {frm}\r\nTo: play+{key}@pbem.test\r\nSubject: {subject}\r\n"
+            f"Message-ID: <r{next(_ids)}@client.test>\r\nMIME-Version: 1.0\r\n{body_parts}").encode("utf-8")
+
+
+def test_an_empty_text_part_beside_the_html_command_reads_the_html(ctx: AppContext) -> None:
+    game_id = new_game(ctx)
+    body = ('Content-Type: multipart/alternative; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n'
+            ' \r\n\r\n--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<div dir="ltr">high</div>\r\n--b--\r\n')
+    assert deliver_raw(ctx, raw_reply(key_of(ctx, game_id, 0), body)) == "applied"
+    assert moves(ctx) == ["high"]
+
+
+def test_a_winmail_dat_only_reply_is_answered_i_could_not_read_it(ctx: AppContext) -> None:
+    game_id = new_game(ctx)
+    before = len(outbox(ctx))
+    tnef = "eJ8+IhAAAQaQCAAEAAAAAAABAAEAAQeQBgAIAAAA5AQAAAAAAADoAAEIgAcAGAAAAElQTS5NaWNyb3NvZnQgTWFpbC5Ob3Rl"
+    body = ('Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\nContent-Type: application/ms-tnef; name="winmail.dat"\r\n'
+            'Content-Disposition: attachment; filename="winmail.dat"\r\nContent-Transfer-Encoding: base64\r\n\r\n'
+            f'{tnef}\r\n--b--\r\n')
+    assert deliver_raw(ctx, raw_reply(key_of(ctx, game_id, 0), body)) == "rejected"
+    assert moves(ctx) == []
+    answers = outbox(ctx)[before:]
+    assert [(a.to_address, a.kind) for a in answers] == [("ann@x.test", "rejected")]
+    assert "could not read your reply" in sent_plain(answers[0]), sent_plain(answers[0])
+
+
+def test_raw_utf8_headers_decode_and_subject_tags_match_in_any_case() -> None:
+    from service.inbound.pipeline import header_text, parse_message, sender_of, subject_command
+
+    raw = ("From: Nguyễn Văn An <an@x.test>\r\nSubject: Trả lời: [tac #42] 7 a4 c3\r\n\r\nhi\r\n").encode()
+    msg = parse_message(raw)
+    assert sender_of(msg) == ("Nguyễn Văn An", "an@x.test")
+    assert header_text(msg, "Subject") == "Trả lời: [tac #42] 7 a4 c3"
+    assert subject_command("Re: [tac #42] 7 a4 c3") == "7 a4 c3"
+    assert subject_command("AW: [Tag Team #3] pick loew") == "pick loew"
+    assert subject_command("Re: [TAGTEAM#3] pick loew") == "pick loew"
+    assert subject_command("Re: [TAC #42] Your turn · ref abcdefghijklmnopqrst") == ""
