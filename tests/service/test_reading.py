@@ -200,7 +200,7 @@ def deliver_raw(ctx: AppContext, raw: bytes) -> str:
 def raw_reply(key: str, body_parts: str, *, subject: str = "", frm: str = "ann@x.test") -> bytes:
     subject = subject or f"Re: [TOY #1] Your turn · ref {key}"
     return (f"From: {frm}\r\nTo: play+{key}@pbem.test\r\nSubject: {subject}\r\n"
-            f"Message-ID: <r{next(_ids)}@client.test>\r\nMIME-Version: 1.0\r\n{body_parts}").encode("utf-8")
+            f"Message-ID: <r{next(_ids)}@client.test>\r\nMIME-Version: 1.0\r\n{body_parts}").encode()
 
 
 def test_an_empty_text_part_beside_the_html_command_reads_the_html(ctx: AppContext) -> None:
