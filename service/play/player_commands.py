@@ -68,10 +68,16 @@ class Mailbox:
 
 @dataclass(frozen=True)
 class Command:
+    """A player command. ``args`` is how many words may follow the name (min, max; None = any):
+    a line is this command only when the whole line is the name and that many arguments."""
+
     names: tuple[str, ...]
     usage: str
     help: Text
     run: Callable[[Any, list[str]], None]
+    args: tuple[int, int | None] = (0, 0)
+    #: every argument must match this (full match), when given
+    arg_pattern: str | None = None
 
 
 def _set_lang(player: Player | None, args: list[str], results: Results) -> None:
@@ -137,10 +143,10 @@ GAME_COMMANDS: list[Command] = [
     Command(("resign", "bỏ cuộc", "bo cuoc"), "resign",
             tr("give up: the game ends for everyone", "bỏ cuộc: ván chơi kết thúc cho mọi người"), _resign),
     Command(("lang",), "lang vi|en", tr("the language of my mails", "ngôn ngữ thư của tôi"),
-            lambda t, a: _set_lang(t.player, a, t.results)),
+            lambda t, a: _set_lang(t.player, a, t.results), (1, 1)),
     Command(("tz",), "tz Area/City", tr("my time zone for deadlines, e.g. tz Asia/Ho_Chi_Minh",
                                         "múi giờ của tôi, ví dụ tz Asia/Ho_Chi_Minh"),
-            lambda t, a: _set_tz(t.player, a, t.results)),
+            lambda t, a: _set_tz(t.player, a, t.results), (1, 1)),
 ]
 
 
@@ -207,23 +213,42 @@ MAILBOX_COMMANDS: list[Command] = [
     Command(("help", "trợ giúp", "tro giup", "?"), "help", tr("this help", "trợ giúp này"), _mailbox_help),
     Command(("new", "mới", "moi"), "new GAME with ADDRESS ...",
             tr("start a game and invite the others, e.g. new tac with b@x c@x d@x",
-               "tạo ván mới và mời người khác, ví dụ new tac with b@x c@x d@x"), _new),
+               "tạo ván mới và mời người khác, ví dụ new tac with b@x c@x d@x"), _new, (3, None)),
     Command(("accept", "đồng ý", "dong y"), "accept", tr("join the game you were invited to", "tham gia ván được mời"),
-            _accept),
+            _accept, (0, 5), r"#?\d{1,9}"),
     Command(("lang",), "lang vi|en", tr("the language of my mails", "ngôn ngữ thư của tôi"),
-            lambda b, a: _set_lang(b.player, a, b.results)),
+            lambda b, a: _set_lang(b.player, a, b.results), (1, 1)),
     Command(("tz",), "tz Area/City", tr("my time zone for deadlines", "múi giờ của tôi"),
-            lambda b, a: _set_tz(b.player, a, b.results)),
+            lambda b, a: _set_tz(b.player, a, b.results), (1, 1)),
 ]
 
 
 def find_command(commands: list[Command], line: str) -> tuple[Command, list[str]] | None:
-    """The command a line starts with (longest name first, so two-word names win)."""
-    lowered = line.strip().lower()
+    """The command the WHOLE line is (after ``engines.wording.strip_fillers``: "help please",
+    "bỏ cuộc nhé"), with the number of arguments it takes; ``None`` for anything else.
+
+    A sentence that merely contains a command word is not that command: "bỏ cuộc thì không
+    bao giờ nhé, cường độ 3" ("give up? never") is not ``resign``. Accept's ``#3`` keeps its
+    sign (the filler stripping would drop nothing else that matters)."""
+    from engines.wording import strip_fillers
+
+    raw = line.strip()
+    text = "?" if raw == "?" else strip_fillers(raw.replace("#", " #"))
+    lowered = text.lower()
     for command in sorted(commands, key=lambda c: -max(len(n) for n in c.names)):
         for name in sorted(command.names, key=len, reverse=True):
             if lowered == name or lowered.startswith(name + " "):
-                return command, line.strip()[len(name):].split()
+                count = len(text[len(name):].split())
+                # the arguments as written (addresses keep their dots), less trailing fillers
+                source = raw if raw.lower().startswith(name) else text
+                args = source[len(name):].split()[:count]
+                args = [a.rstrip(".,;!") or a for a in args]
+                low, high = command.args
+                if count < low or (high is not None and count > high):
+                    return None
+                if command.arg_pattern and not all(re.fullmatch(command.arg_pattern, a) for a in args):
+                    return None
+                return command, args
     return None
 
 

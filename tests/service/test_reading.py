@@ -236,3 +236,32 @@ def test_raw_utf8_headers_decode_and_subject_tags_match_in_any_case() -> None:
     assert subject_command("AW: [Tag Team #3] pick loew") == "pick loew"
     assert subject_command("Re: [TAGTEAM#3] pick loew") == "pick loew"
     assert subject_command("Re: [TAC #42] Your turn · ref abcdefghijklmnopqrst") == ""
+
+
+# -- 2: the service's own commands are whole lines ---------------------------------------------
+
+
+def test_a_sentence_with_a_command_word_is_not_that_command() -> None:
+    from service.play.player_commands import GAME_COMMANDS, MAILBOX_COMMANDS, find_command
+
+    def name(line: str, commands: list = GAME_COMMANDS) -> str | None:  # type: ignore[type-arg]
+        found = find_command(commands, line)
+        return found[0].names[0] if found else None
+
+    for line in ("bỏ cuộc thì không bao giờ nhé, cường độ 3", "resign? never", "help me choose 3",
+                 "the state of things", "log in later", "lang is nice", "tz is UTC I think"):
+        assert name(line) is None, line
+    for line, wanted in (("resign", "resign"), ("Bỏ cuộc nhé", "resign"), ("help please!", "help"), ("?", "help"),
+                         ("state", "state"), ("ok, log", "log"), ("lang vi", "lang"), ("tz Asia/Ho_Chi_Minh", "tz")):
+        assert name(line) == wanted, line
+    assert name("accept the invitation later", MAILBOX_COMMANDS) is None
+    assert find_command(MAILBOX_COMMANDS, "accept #3 please") is not None
+
+
+def test_give_up_never_does_not_resign_a_grizzled_game(ctx: AppContext) -> None:
+    game_id = new_game(ctx, "grizzled", ("ann", "bob", "cat"))
+    key = outbox(ctx, "ann@x.test")[0].reply_key
+    deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", "bỏ cuộc thì không bao giờ nhé, cường độ 3")
+    with ctx.session() as s:
+        assert s.get_one(Game, game_id).status == "active"
+    assert moves(ctx) == []
