@@ -84,6 +84,12 @@ def handle_game_reply(
     engine, state = load(game)
     turn = Turn(session, ctx, game, engine, state, seat_row.seat, player, Results())
     lang = player.lang
+    extra_lines = lines[MAX_LINES:]
+    lines, duplicates, rivals = one_move_per_decision(turn, key, lines[:MAX_LINES])
+    if rivals:
+        answer_ambiguous(session, ctx, turn, rivals)
+        return "rejected"
+    lines = lines + extra_lines
     for index, line in enumerate(lines[:MAX_LINES]):
         if turn.ended:
             turn.results.ignored.extend(lines[index:])
@@ -105,6 +111,7 @@ def handle_game_reply(
                 break
     else:
         turn.results.ignored.extend(lines[MAX_LINES:])
+    turn.results.ignored.extend(f"{line} (same move as above)" for line in duplicates)
     if turn.changed:
         save_state(session, ctx, game, engine, turn.state)
     if turn.changed or turn.ended:
@@ -112,6 +119,60 @@ def handle_game_reply(
         return "applied"
     answer_without_change(session, ctx, turn)
     return "applied" if turn.results.done else "rejected"
+
+
+AMBIGUOUS = tr(
+    "Your reply holds more than one move for the same decision, so I did not play any of them. "
+    "Which one did you mean? Reply with just that line.",
+    "Thư trả lời của bạn có nhiều hơn một nước đi cho cùng một lựa chọn, nên tôi chưa thực hiện nước nào. "
+    "Bạn muốn chọn nước nào? Hãy trả lời chỉ với dòng đó.")
+
+
+def one_move_per_decision(turn: Turn, key: KeyInfo, lines: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(lines to run, later lines that repeat the same move, rival lines).
+
+    Every line that is a legal move in the position the player saw is a candidate for the
+    decision they were answering. Two candidates that mean different moves are rivals: the
+    player offered alternatives (or a signature such as "2 kids, 1 dog" read as a choice, or a
+    later line that would silently replace an earlier secret choice), and one wrong move is
+    worse than a question, so nothing is applied. A line that is only legal AFTER an earlier
+    one (the next step of a turn) is not a rival. The engine is pure: trying a move on the
+    stored position changes nothing.
+    """
+    engine, state, seat = turn.engine, turn.state, turn.seat
+    if turn.game.status != "active" or not engine.legal_actions(state, seat):
+        return lines, [], []
+    seen: dict[str, str] = {}
+    keep: list[str] = []
+    duplicates: list[str] = []
+    for line in lines:
+        if find_command(GAME_COMMANDS, line) is None:
+            try:
+                action, canonical = resolve_line(turn, key, line)
+                engine.apply(state, seat, action)
+            except CommandError:
+                pass
+            else:
+                if canonical in seen:
+                    duplicates.append(line)
+                    continue
+                seen[canonical] = line
+        keep.append(line)
+    if len(seen) > 1:
+        return lines, [], list(seen.values())
+    return keep, duplicates, []
+
+
+def answer_ambiguous(session: Session, ctx: AppContext, turn: Turn, rivals: list[str]) -> None:
+    """Nothing applied: the seat's mail again, listing the rival lines, asking which one."""
+    why = tr("one decision, several moves — which one?", "một lựa chọn, nhiều nước đi — bạn chọn nước nào?")
+    turn.results.not_understood = [{"text": line, "why": why.get(turn.player.lang)} for line in rivals]
+    assert turn.game.id is not None
+    seats = seats_of(session, turn.game.id)
+    seat_row = next(row for row, _ in seats if row.seat == turn.seat)
+    mail_to_seat(session, ctx, turn.game, turn.engine, turn.state, seat_row, turn.player, "rejected",
+                 names=[p.name for _, p in seats], results=turn.results, kind="rejected",
+                 extra={"why": AMBIGUOUS.get(turn.player.lang)})
 
 
 def answer_without_change(session: Session, ctx: AppContext, turn: Turn) -> None:

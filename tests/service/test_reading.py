@@ -265,3 +265,31 @@ def test_give_up_never_does_not_resign_a_grizzled_game(ctx: AppContext) -> None:
     with ctx.session() as s:
         assert s.get_one(Game, game_id).status == "active"
     assert moves(ctx) == []
+
+
+# -- 4: one decision, one move -----------------------------------------------------------------
+
+
+def test_two_moves_for_one_decision_apply_nothing_and_ask_which(ctx: AppContext) -> None:
+    game_id = new_game(ctx)
+    before = len(outbox(ctx))
+    assert deliver(ctx, "ann@x.test", f"play+{key_of(ctx, game_id, 0)}@pbem.test", "high\n\nlow") == "rejected"
+    assert moves(ctx) == []
+    answers = outbox(ctx)[before:]
+    assert [(a.to_address, a.kind) for a in answers] == [("ann@x.test", "rejected")]
+    text = sent_plain(answers[0])
+    assert "Which one did you mean?" in text and '"high"' in text and '"low"' in text
+
+
+def test_the_same_move_twice_is_one_move(ctx: AppContext) -> None:
+    game_id = new_game(ctx)
+    assert deliver(ctx, "ann@x.test", f"play+{key_of(ctx, game_id, 0)}@pbem.test", "high\nhigh please") == "applied"
+    assert moves(ctx) == ["high"]
+
+
+def test_a_secret_choice_is_not_replaced_within_one_reply(ctx: AppContext) -> None:
+    """Tag Team's draft is a secret pick; a second pick line would silently replace the first."""
+    new_game(ctx, "tagteam", ("ann", "bob"))
+    key = outbox(ctx, "ann@x.test")[0].reply_key
+    assert deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", "pick loew\n\npick reeves") == "rejected"
+    assert moves(ctx) == []
