@@ -47,12 +47,32 @@ def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
         if key.decision != engine.decision_key(state, seat):
             raise IllegalCommand(outdated_menu_message())
         menu = engine.menu(state, seat)
+        as_command = _legal_command(turn, line)
         if not 1 <= number <= len(menu):
+            if as_command is not None:  # not an option, but a move (TAC: "13" is the card)
+                return as_command
             raise IllegalCommand(tr(f"There is no option {number}: the menu has 1 to {len(menu)}.",
                                     f"Không có lựa chọn {number}: danh sách có 1 đến {len(menu)}."))
         choice = menu[number - 1]
+        if as_command is not None and as_command[0] != choice.action:
+            raise IllegalCommand(tr(
+                f"\"{line}\" can mean option {number} ({choice.command}) or the move {as_command[1]}; "
+                "nothing was played. Write the move itself.",
+                f"\"{line}\" có thể là lựa chọn {number} ({choice.command}) hoặc nước đi {as_command[1]}; "
+                "chưa thực hiện gì. Hãy viết rõ nước đi."), [choice.command, as_command[1]])
         return choice.action, choice.command
     action = engine.parse(state, seat, line)
+    return action, engine.format(state, action)
+
+
+def _legal_command(turn: Turn, line: str) -> tuple[Action, str] | None:
+    """What ``line`` means as a written command, if it is a legal move now (else ``None``)."""
+    engine, state, seat = turn.engine, turn.state, turn.seat
+    try:
+        action = engine.parse(state, seat, line)
+        engine.apply(state, seat, action)  # pure: only checks that the move is legal
+    except CommandError:
+        return None
     return action, engine.format(state, action)
 
 

@@ -293,3 +293,65 @@ def test_a_secret_choice_is_not_replaced_within_one_reply(ctx: AppContext) -> No
     key = outbox(ctx, "ann@x.test")[0].reply_key
     assert deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", "pick loew\n\npick reeves") == "rejected"
     assert moves(ctx) == []
+
+
+# -- 5: numbers -------------------------------------------------------------------------------
+
+
+class _NumberToy(__import__("tests.support.toy", fromlist=["ToyEngine"]).ToyEngine):  # type: ignore[misc]
+    """The toy game where a bare card value is also a command ("13" plays the 13, as in TAC)."""
+
+    id = "numtoy"
+
+    def parse(self, state, seat, text):  # type: ignore[no-untyped-def]
+        if text.strip().isdigit():
+            return super().parse(state, seat, f"play {int(text)}")
+        return super().parse(state, seat, text)
+
+
+@pytest.fixture
+def numtoy(ctx: AppContext):  # type: ignore[no-untyped-def]
+    import engines
+
+    engines.register(_NumberToy())
+    yield
+    engines.unregister("numtoy")
+
+
+def _numtoy_game(ctx: AppContext) -> tuple[int, list[int]]:
+    """A numtoy game after Ann's call, where Bob holds a low card (also a menu number) and a high one."""
+    for seed in range(1, 200):
+        with ctx.session() as s:
+            players = [create_player(s, f"{n}{seed}@x.test", n, ctx=ctx).address for n in ("ann", "bob")]
+            game = create_game(s, "numtoy", players, seed=seed, ctx=ctx)
+            s.commit()
+            engine, state = load(game)
+            hand = sorted(int(c) for c in state.hands[1])
+        if any(c <= 3 and hand[c - 1] != c for c in hand) and hand[-1] > 3:
+            assert game.id is not None
+            assert deliver(ctx, f"ann{seed}@x.test", f"play+{key_of(ctx, game.id, 0)}@pbem.test", "high") == "applied"
+            return game.id, hand
+    raise AssertionError("no suitable seed")
+
+
+@pytest.mark.usefixtures("numtoy")
+def test_a_number_that_is_an_option_and_a_different_card_asks(ctx: AppContext) -> None:
+    game_id, hand = _numtoy_game(ctx)
+    low = next(c for c in hand if c <= 3 and hand[c - 1] != c)
+    bob = next(o.to_address for o in outbox(ctx) if o.game_id == game_id and o.to_address.startswith("bob"))
+    before = moves(ctx)
+    assert deliver(ctx, bob, f"play+{key_of(ctx, game_id, 1)}@pbem.test", str(low)) == "rejected"
+    assert moves(ctx) == before
+    last = [o for o in outbox(ctx) if o.to_address == bob][-1]
+    assert f"can mean option {low} (play {hand[low - 1]}) or the move play {low}" in sent_plain(last)
+
+
+@pytest.mark.usefixtures("numtoy")
+def test_a_number_that_is_no_option_but_a_legal_card_plays_the_card(ctx: AppContext) -> None:
+    game_id, hand = _numtoy_game(ctx)
+    bob = next(o.to_address for o in outbox(ctx) if o.game_id == game_id and o.to_address.startswith("bob"))
+    assert deliver(ctx, bob, f"play+{key_of(ctx, game_id, 1)}@pbem.test", str(hand[-1])) == "applied"
+    assert moves(ctx)[-1] == str(hand[-1])
+    with ctx.session() as s:
+        engine, state = load(s.get_one(Game, game_id))
+        assert state.chosen.get("1") == str(hand[-1])
