@@ -325,7 +325,7 @@ def _numtoy_game(ctx: AppContext) -> tuple[int, list[int]]:
             players = [create_player(s, f"{n}{seed}@x.test", n, ctx=ctx).address for n in ("ann", "bob")]
             game = create_game(s, "numtoy", players, seed=seed, ctx=ctx)
             s.commit()
-            engine, state = load(game)
+            _engine, state = load(game)
             hand = sorted(int(c) for c in state.hands[1])
         if any(c <= 3 and hand[c - 1] != c for c in hand) and hand[-1] > 3:
             assert game.id is not None
@@ -353,5 +353,5 @@ def test_a_number_that_is_no_option_but_a_legal_card_plays_the_card(ctx: AppCont
     assert deliver(ctx, bob, f"play+{key_of(ctx, game_id, 1)}@pbem.test", str(hand[-1])) == "applied"
     assert moves(ctx)[-1] == str(hand[-1])
     with ctx.session() as s:
-        engine, state = load(s.get_one(Game, game_id))
+        _engine, state = load(s.get_one(Game, game_id))
         assert state.chosen.get("1") == str(hand[-1])
