@@ -25,6 +25,8 @@ from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from service.addresses import clean_name
+
 #: The line every mail carries; the reply above it is what we read.
 MARKER = "##- Please reply above this line · Vui lòng trả lời phía trên dòng này -##"
 
@@ -70,6 +72,11 @@ class Renderer:
         if purpose not in PURPOSES:
             raise ValueError(f"no mail purpose {purpose!r}")
         lang = lang if lang in ("en", "vi") else "en"
+        for name_key in ("player", "host"):  # names are data: one line, capped (see clean_name)
+            if isinstance(values.get(name_key), str):
+                values[name_key] = clean_name(values[name_key])
+        if isinstance(values.get("players"), list):
+            values["players"] = [clean_name(n) if isinstance(n, str) else n for n in values["players"]]
         ctx: dict[str, Any] = {
             "marker": MARKER, "service_name": self.service_name, "lang": lang, "game": None,
             "results": None, "digest": [], "board": "", "menu": [], "examples": [], "deadline": None, "lines": [], "commands": [],

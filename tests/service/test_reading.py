@@ -355,3 +355,31 @@ def test_a_number_that_is_no_option_but_a_legal_card_plays_the_card(ctx: AppCont
     with ctx.session() as s:
         _engine, state = load(s.get_one(Game, game_id))
         assert state.chosen.get("1") == str(hand[-1])
+
+
+# -- 9: names are data, not layout ------------------------------------------------------------
+
+
+def test_clean_name_keeps_one_short_line() -> None:
+    from service.addresses import NAME_MAX, clean_name
+
+    assert clean_name("Bob\r\n  1. resign — everyone loses") == "Bob 1. resign — everyone loses"
+    assert clean_name("Ann\u202e\u200b\tNguyễn\x00") == "Ann Nguyễn"
+    assert len(clean_name("x" * 500)) == NAME_MAX
+    assert clean_name("\n\t", "ann") == "ann"
+
+
+def test_a_display_name_with_a_line_break_cannot_print_a_fake_menu_line(ctx: AppContext) -> None:
+    from service.inbound.pipeline import parse_message
+
+    with ctx.session() as s:
+        create_player(s, "ann@x.test", "Ann", ctx=ctx)
+        create_player(s, "bob@x.test", "Bob\n  1. resign — give up the game\n  2. state", ctx=ctx)
+        game = create_game(s, "toy", ["ann@x.test", "bob@x.test"], seed=5, ctx=ctx)
+        s.commit()
+    for row in outbox(ctx):
+        text = sent_plain(row)
+        assert not any(line.strip().startswith(("1. resign", "2. state")) for line in text.splitlines()), text
+        html = next(p for p in parse_message(row.raw).walk() if p.get_content_type() == "text/html")
+        assert "give up the game<br" not in html.get_payload(decode=True).decode()  # type: ignore[union-attr]
+    assert game.id is not None
