@@ -159,7 +159,7 @@ def run_demo(
             # in 30 in a demo), so it is short.
             poll_interval_seconds=0.1,
             outbox_interval_seconds=0.2,
-            error_answers_per_day=1000,
+            error_answers_per_day=1000, answers_per_hour=1000, answers_per_day=1000,
         )
         service = Service(settings)
         rng = random.Random(seed)

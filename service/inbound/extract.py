@@ -31,21 +31,32 @@ from email.message import Message
 
 import html2text
 
+#: Default cap on the text of one reply (characters); the pipeline passes the configured one.
+MAX_TEXT_CHARS = 2_000_000
+
 # -- choosing and decoding the body -------------------------------------------------------------
 
 
-def new_text(msg: Message, marker: str, sent: SentText | None = None) -> str:
+def new_text(msg: Message, marker: str, sent: SentText | None = None, max_chars: int = MAX_TEXT_CHARS) -> str:
     """Only what the sender wrote in this reply (may be empty: a subject-only reply).
-    Raises ``Unreadable`` for a mail whose body we cannot read at all.
+    Raises ``Unreadable`` for a mail whose body we cannot read at all, ``TooLarge`` for one
+    with more than ``max_chars`` of text.
 
     ``sent`` is the text of the mail(s) this reply answers: any line that is part of it is
     quoted text, never new (see ``SentText``)."""
-    return trim_reply(body_text(msg), marker, sent)
+    body = body_text(msg)
+    if len(body) > max_chars:
+        raise TooLarge(f"{len(body)} characters of text")
+    return trim_reply(body, marker, sent)
 
 
 class Unreadable(Exception):
     """A reply with no text we can read (only a winmail.dat, only attachments, an encrypted
     body): the player is told so, rather than getting a status mail that ignores the move."""
+
+
+class TooLarge(Unreadable):
+    """A reply with more text than ``max_text_chars``: answered briefly, never read line by line."""
 
 
 def body_text(msg: Message) -> str:
@@ -230,6 +241,8 @@ _OFFER_SPLIT = re.compile(r"\s[|·]\s|[,;:]\s")
 def fold(text: str) -> str:
     """Letters and digits only, case-folded, accents removed: what survives re-wrapping,
     re-quoting, de-accenting clients, legacy charsets and HTML conversion."""
+    if text.isascii():  # the common case, without per-character work
+        return _NOT_ALNUM.sub("", text).casefold()
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA))
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return _NOT_ALNUM.sub("", bare).casefold()
@@ -400,6 +413,9 @@ _ATTRIBUTION = [
         r"^.{0,200}[\w.+-]+@[\w.-]+\s+(wrote|đã viết)\s*:?$",
     )
 ]
+#: Every attribution pattern needs one of these words: a cheap test before the regexes, which
+#: backtrack badly on long lines (a 1 MB reply of long lines took seconds).
+_ATTRIBUTION_WORDS = ("wrote", "viết", "viet", "écrit", "schrieb", "escribió", "scritto", "schreef")
 _SEPARATOR = re.compile(
     r"^[-_=*\s]*(original message|forwarded message|forwarded|thư gốc|thư chuyển tiếp|tin nhắn gốc|"
     r"tin nhắn chuyển tiếp|message d.origine|message transféré|ursprüngliche nachricht|"
@@ -461,7 +477,7 @@ def _is_marker(lines: list[str], i: int, parts: list[str]) -> bool:
 def _attribution_span(lines: list[str], i: int) -> int:
     """How many lines (1-3) starting at ``i`` form an attribution, 0 when none."""
     first = lines[i].strip()
-    if not first:
+    if not first or len(first) > 400:  # no attribution is that long; skip the costly patterns
         return 0
     joined = first
     for span in (1, 2, 3):
@@ -473,7 +489,9 @@ def _attribution_span(lines: list[str], i: int) -> int:
             ):
                 return 0
             joined = f"{joined} {lines[i + span - 1].strip()}"
-        if len(joined) <= 400 and any(p.match(joined) for p in _ATTRIBUTION):
+        lowered = joined.lower()
+        if len(joined) <= 400 and any(w in lowered for w in _ATTRIBUTION_WORDS) \
+                and any(p.match(joined) for p in _ATTRIBUTION):
             return span
     return 0
 

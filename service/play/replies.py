@@ -244,6 +244,13 @@ UNREADABLE = tr(
     "chọn Định dạng văn bản › Văn bản thuần hoặc HTML — và viết nước đi phía trên dòng kẻ.")
 
 
+TOO_LARGE = tr(
+    "Your reply is too large for me to read (very long text or a huge attachment). "
+    "Please reply again with just your move above the line.",
+    "Thư trả lời của bạn quá lớn để tôi đọc (văn bản rất dài hoặc tệp đính kèm rất lớn). "
+    "Hãy trả lời lại chỉ với nước đi phía trên dòng kẻ.")
+
+
 def answer_unconfirmed(session: Session, ctx: AppContext, game: Game, seat_row: GameSeat, player: Player) -> None:
     """A reply that reached us without its reply key (only In-Reply-To pointed at our mail).
 

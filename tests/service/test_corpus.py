@@ -39,7 +39,7 @@ def readdress(raw: bytes, sender: str, key: str, game_id: int, name: str) -> byt
 
 @pytest.mark.skipif(not REPLIES, reason="the client corpus has not landed")
 def test_every_client_reply_is_read_as_expected_and_answered_once(any_stack: Any, tmp_path: Path) -> None:
-    world = World.create(any_stack, tmp_path, error_answers_per_day=1000)
+    world = World.create(any_stack, tmp_path, error_answers_per_day=1000, answers_per_hour=1000, answers_per_day=1000)
     ann, bob = world.player("ann@pbem.test", "Ann"), world.player("bob@pbem.test", "Bob")
     game_id = world.game("toy", [ann, bob], seed=1)
     asyncio.run(world.step())

@@ -383,3 +383,75 @@ def test_a_display_name_with_a_line_break_cannot_print_a_fake_menu_line(ctx: App
         html = next(p for p in parse_message(row.raw).walk() if p.get_content_type() == "text/html")
         assert "give up the game<br" not in html.get_payload(decode=True).decode()  # type: ignore[union-attr]
     assert game.id is not None
+
+
+# -- 7 and 10: answers are limited and say so; big mails are cheap -------------------------------
+
+
+def test_a_hundred_state_mails_get_at_most_the_hourly_answers_and_the_last_says_so(tmp_path: Path) -> None:
+    ctx = make_ctx(tmp_path, answers_per_hour=5)
+    game_id = new_game(ctx)
+    key = key_of(ctx, game_id, 0)
+    before = len(outbox(ctx, "ann@x.test"))
+    for _ in range(100):
+        deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", "state")
+    answers = outbox(ctx, "ann@x.test")[before:]
+    assert len(answers) == 5
+    assert "last answer I send to this address" in sent_plain(answers[-1])
+    assert all("last answer" not in sent_plain(a) for a in answers[:-1])
+    assert deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", "high") == "applied"  # moves still count
+    assert moves(ctx) == ["high"]
+
+
+def test_forged_help_mails_to_the_plain_address_cannot_flood_a_player(tmp_path: Path) -> None:
+    ctx = make_ctx(tmp_path, answers_per_hour=3)
+    new_game(ctx)
+    before = len(outbox(ctx, "bob@x.test"))
+    for _ in range(100):
+        deliver(ctx, "Bob <bob@x.test>", "play@pbem.test", "help")
+    assert len(outbox(ctx, "bob@x.test")) - before == 3
+
+
+def test_the_error_limit_never_hides_the_first_answer_about_another_game(tmp_path: Path) -> None:
+    ctx = make_ctx(tmp_path, error_answers_per_day=3)
+    first = new_game(ctx)
+    with ctx.session() as s:
+        create_player(s, "cat@x.test", "Cat", ctx=ctx)
+        second = create_game(s, "toy", ["ann@x.test", "cat@x.test"], seed=6, ctx=ctx).id
+        s.commit()
+    assert second is not None
+    for _ in range(10):
+        deliver(ctx, "ann@x.test", f"play+{key_of(ctx, first, 0)}@pbem.test", "what is this")
+    errors = [o for o in outbox(ctx, "ann@x.test") if o.kind == "rejected"]
+    assert len(errors) == 3 and "last answer" in sent_plain(errors[-1])
+    deliver(ctx, "ann@x.test", f"play+{key_of(ctx, second, 0)}@pbem.test", "nonsense")
+    latest = outbox(ctx, "ann@x.test")[-1]
+    assert latest.kind == "rejected" and latest.game_id == second
+
+
+def test_a_reply_with_many_bad_lines_gets_a_short_answer(ctx: AppContext) -> None:
+    game_id = new_game(ctx)
+    body = "\n".join(f"line {n} of nonsense " + "x" * 300 for n in range(3000))
+    before = len(outbox(ctx))
+    deliver(ctx, "ann@x.test", f"play+{key_of(ctx, game_id, 0)}@pbem.test", body)
+    answer = outbox(ctx)[before:]
+    assert len(answer) == 1 and len(answer[0].raw) < 20_000
+    assert "more lines, not shown" in sent_plain(answer[0])
+
+
+def test_a_ten_megabyte_reply_is_answered_quickly_and_does_not_hold_up_the_next(tmp_path: Path) -> None:
+    import time
+
+    ctx = make_ctx(tmp_path)
+    game_id = new_game(ctx)
+    key = key_of(ctx, game_id, 0)
+    huge = "7 a4 c3 and a lot more text\n" * 380_000  # ~10 MB of text
+    started = time.monotonic()
+    assert deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", huge) == "rejected"
+    assert deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", "high") == "applied"
+    elapsed = time.monotonic() - started
+    assert elapsed < 5, elapsed
+    answers = [o for o in outbox(ctx, "ann@x.test") if o.kind == "rejected"]
+    assert len(answers) == 1 and len(answers[0].raw) < 20_000
+    assert "too large" in sent_plain(answers[0])
+    assert moves(ctx) == ["high"]
