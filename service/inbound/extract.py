@@ -411,11 +411,14 @@ _ATTRIBUTION = [
         r"^el\b.{4,300}\bescribió\s*:?$",
         r"^.{0,300}<[^<>\s]+@[^<>\s]+>\s*(wrote|đã viết|a écrit|schrieb|escribió|ha scritto|schreef)\s*:?$",
         r"^.{0,200}[\w.+-]+@[\w.-]+\s+(wrote|đã viết)\s*:?$",
+        # any language: the sender's address, at most four words, a colon ("… <a@b> escreveu:",
+        # "… <a@b> napisał(a):", "… <a@b> пишет:", "2026年11月30日(月) 10:00 pbem <a@b>:")
+        r"^.{0,300}[\w.+-]+@[\w.-]+>?\]?(\s+\S+){0,4}\s*[:：]$",
     )
 ]
 #: Every attribution pattern needs one of these words: a cheap test before the regexes, which
 #: backtrack badly on long lines (a 1 MB reply of long lines took seconds).
-_ATTRIBUTION_WORDS = ("wrote", "viết", "viet", "écrit", "schrieb", "escribió", "scritto", "schreef")
+_ATTRIBUTION_WORDS = ("wrote", "viết", "viet", "écrit", "schrieb", "escribió", "scritto", "schreef", "@")
 _SEPARATOR = re.compile(
     r"^[-_=*\s]*(original message|forwarded message|forwarded|thư gốc|thư chuyển tiếp|tin nhắn gốc|"
     r"tin nhắn chuyển tiếp|message d.origine|message transféré|ursprüngliche nachricht|"
@@ -425,11 +428,21 @@ _SEPARATOR = re.compile(
 _BEGIN_FORWARD = re.compile(r"^(begin forwarded message|bắt đầu thư được chuyển tiếp)\s*:$", re.IGNORECASE)
 _RULE = re.compile(r"^(_{10,}|-{10,}|(\* ?){3,})$")
 _FOOTER = re.compile(
-    r"^(sent from (my|yahoo|mail|outlook|aol|proton|samsung)|sent with |get outlook for |"
-    r"envoyé de mon|gesendet von meinem|enviado desde mi|"
-    r"gửi từ |được gửi từ |đã gửi từ )",
+    r"^(sent from (my|yahoo|mail|outlook|aol|proton|samsung)|sent with |sent via |get outlook for |"
+    r"envoyé de mon|envoyé depuis|obtenir outlook pour|téléchargez outlook pour|"
+    r"gesendet von meinem|von meinem .{1,30} gesendet|outlook für .{1,20} (herunterladen|beziehen)|"
+    r"enviado desde mi|enviado do meu|enviado de meu|obtener outlook para|baixe o outlook para|obter o outlook para|"
+    r"inviato da|scarica outlook per|verzonden (met|vanaf) mijn|outlook voor .{1,20} downloaden|"
+    r"wysłane z (mojego|iphone|aplikacji)|pobierz outlook dla|odesláno z|stáhnout outlook pro|"
+    r"iphone'?umdan gönderildi|ios için outlook|отправлено с (моего )?|скачайте outlook для|"
+    r"skickat från min|hämta outlook för|sendt fra min|lähetetty iphonesta|"
+    r"gửi từ |được gửi từ |đã gửi từ |tải outlook cho |"
+    r"从我的|从 ?iphone ?发送|获取 ?ios ?版 ?outlook|iphoneから送信|ios ?用 ?outlook ?を入手|"
+    r"내 iphone에서 보냄|ios용 outlook 다운로드)",
     re.IGNORECASE,
 )
+#: A writer's own mark for text they cut out of the quote: "[...]", "[…]", "<snip>", "[snip]".
+_TRIM_MARK = re.compile(r"^(\[\s*(\.{2,}|…|snip|cut|bỏ bớt)\s*\]|<\s*(snip|cut)\s*>|\.{3,}|…)$", re.IGNORECASE)
 _HEADER_FIRST = re.compile(r"^\*?(from|từ|de|von|van|da)\s*\*?\s*:", re.IGNORECASE)
 _HEADER_NEXT = re.compile(
     r"^\*?(sent|date|to|subject|cc|đã gửi|ngày|đến|chủ đề|gửi|envoyé|date|à|objet|gesendet|datum|an|betreff|"
@@ -534,7 +547,7 @@ def trim_reply(text: str, marker: str, sent: SentText | None = None) -> str:
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
-        if _is_quoted(line) or ours[i]:
+        if _is_quoted(line) or ours[i] or _TRIM_MARK.match(stripped):
             i += 1
             continue
         if (

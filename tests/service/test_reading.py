@@ -455,3 +455,14 @@ def test_a_ten_megabyte_reply_is_answered_quickly_and_does_not_hold_up_the_next(
     assert len(answers) == 1 and len(answers[0].raw) < 20_000
     assert "too large" in sent_plain(answers[0])
     assert moves(ctx) == ["high"]
+
+
+def test_mobile_footers_in_other_languages_and_trim_marks_are_not_read() -> None:
+    from service.inbound.extract import trim_reply
+    from service.outbound.render import MARKER
+
+    for footer in ("Tải Outlook cho iOS", "Envoyé de mon iPhone", "Gửi từ iPhone của tôi", "Von meinem iPhone gesendet",
+                   "Enviado desde mi iPhone", "Inviato da iPhone", "Verzonden met mijn iPhone", "Wysłane z iPhone'a",
+                   "Отправлено с iPhone", "iPhoneから送信", "내 iPhone에서 보냄", "Get Outlook for iOS"):
+        assert trim_reply(f"3\n\n{footer}\n", MARKER) == "3", footer
+    assert trim_reply("> Your hand: 7, K\n[...]\nK\n[…]\n> Deadline\n", MARKER) == "K"
