@@ -378,8 +378,10 @@ class SentText:
 
 
 def sent_text_of(msg: Message) -> list[str]:
-    """The texts of one mail we sent: subject, From, Reply-To, the plain part, the HTML part."""
-    texts = [str(msg.get(name, "")) for name in ("Subject", "From", "Reply-To")]
+    """The texts of one mail we sent: subject, the plain part, the HTML part."""
+    # the subject only: our address appears in every attribution line ("… <play+key@…> a"),
+    # which must stay an attribution for the generic rules, not become "ours" on its own
+    texts = [str(msg.get("Subject", ""))]
     from email.header import decode_header, make_header
 
     with contextlib.suppress(UnicodeError, LookupError, ValueError):
@@ -411,9 +413,9 @@ _ATTRIBUTION = [
         r"^el\b.{4,300}\bescribió\s*:?$",
         r"^.{0,300}<[^<>\s]+@[^<>\s]+>\s*(wrote|đã viết|a écrit|schrieb|escribió|ha scritto|schreef)\s*:?$",
         r"^.{0,200}[\w.+-]+@[\w.-]+\s+(wrote|đã viết)\s*:?$",
-        # any language: the sender's address, at most four words, a colon ("… <a@b> escreveu:",
+        # any language: the sender's address, at most eight words, a colon ("… <a@b> escreveu:",
         # "… <a@b> napisał(a):", "… <a@b> пишет:", "2026年11月30日(月) 10:00 pbem <a@b>:")
-        r"^.{0,300}[\w.+-]+@[\w.-]+>?\]?(\s+\S+){0,4}\s*[:：]$",
+        r"^.{0,300}[\w.+-]+@[\w.-]+>?\S*(\s+\S+){0,8}\s*[:：]$",
     )
 ]
 #: Every attribution pattern needs one of these words: a cheap test before the regexes, which
@@ -425,6 +427,8 @@ _SEPARATOR = re.compile(
     r"weitergeleitete nachricht|mensaje original|mensaje reenviado)[-_=*\s]*$",
     re.IGNORECASE,
 )
+#: Lotus/HCL Notes: "-----pbem <play@…> wrote: -----" above the original.
+_NOTES_SEPARATOR = re.compile(r"^-{3,}.{1,200}\b(wrote|schrieb|a écrit|escribió|đã viết)\s*:?\s*-{3,}$", re.IGNORECASE)
 _BEGIN_FORWARD = re.compile(r"^(begin forwarded message|bắt đầu thư được chuyển tiếp)\s*:$", re.IGNORECASE)
 _RULE = re.compile(r"^(_{10,}|-{10,}|(\* ?){3,})$")
 _FOOTER = re.compile(
@@ -521,13 +525,21 @@ _ANY_HEADER = re.compile(r"^\*{0,2}[^\W\d_][\w'.-]*(?: [\w'.-]+){0,3}\*{0,2}\s*[
 
 def _is_header_block_by_shape(lines: list[str], i: int, ours: list[bool]) -> bool:
     """A quoted mail's header block in any language ("Från: … Till: … Ämne: …", "差出人: …"):
-    three or more "Label: value" lines in a row, one of them naming an address or being ours."""
-    block = []
-    for j in range(i, min(i + 6, len(lines))):
+    four or more "Label: value" lines in a row (a blank line between them allowed), or three
+    when one of them names an address or is ours."""
+    block: list[int] = []
+    blanks = 0
+    for j in range(i, min(i + 12, len(lines))):
+        if not lines[j].strip():  # HTML converted: one paragraph per header line
+            blanks += 1
+            if blanks > 1:
+                break
+            continue
+        blanks = 0
         if not _ANY_HEADER.match(lines[j].strip()):
             break
         block.append(j)
-    return len(block) >= 3 and any("@" in lines[j] or ours[j] for j in block)
+    return len(block) >= 4 or (len(block) >= 3 and any("@" in lines[j] or ours[j] for j in block))
 
 
 def _next_content(lines: list[str], i: int) -> str | None:
@@ -554,6 +566,7 @@ def trim_reply(text: str, marker: str, sent: SentText | None = None) -> str:
             _is_marker(lines, i, parts)
             or _SEPARATOR.match(stripped)
             or _BEGIN_FORWARD.match(stripped)
+            or _NOTES_SEPARATOR.match(stripped)
             or _RULE.match(stripped)
             or _is_header_block(lines, i)
             or _is_header_block_by_shape(lines, i, ours)
