@@ -235,6 +235,9 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 MIN_OWN_FRAGMENT = 16
 #: A menu line as our templates write it: "  3. COMMAND — label" (the command is the player's to copy).
 _MENU_LINE = re.compile(r"^\s*\d+\.\s+(.+?)\s+[—–-]\s+.*$")
+#: Lines of ours that echo the player's own words ("  NOT done: "play rain" — …"): they only
+#: count as ours when they continue a quoted line, so a retried command is never taken for ours.
+_ECHO = re.compile(r"^\s*(\*\s*)?(done|not done|ignored|đã làm|chưa làm|bỏ qua)\s*:", re.IGNORECASE)
 _OFFER_SPLIT = re.compile(r"\s[|·]\s|[,;:]\s")
 
 
@@ -263,18 +266,22 @@ class SentText:
 
     A player's line is never dropped for being short and common ("3", "K", "help"): short
     lines need one of the neighbour rules, and a neighbour rule only fires when the reply
-    line continues or fills in OUR text exactly.
+    line continues or fills in OUR text exactly. Our lines that echo the player's earlier
+    words ("NOT done: …") count only for the neighbour rules, so a retried command stays theirs.
     """
 
     def __init__(self, texts: list[str]) -> None:
         lines: list[str] = []
+        all_lines: list[str] = []
         commands: set[str] = set()
         offered: set[str] = set()
         for text in texts:
             for raw in text.splitlines():
                 folded = fold(raw)
                 if folded:
-                    lines.append(folded)
+                    all_lines.append(folded)
+                    if not _ECHO.match(raw):
+                        lines.append(folded)
                 menu = _MENU_LINE.match(raw)
                 if menu:
                     commands.add(fold(menu.group(1)))
@@ -285,8 +292,9 @@ class SentText:
         self.lines = lines
         self.whole = set(lines)
         self.long_lines = [line for line in dict.fromkeys(lines) if len(line) >= MIN_OWN_FRAGMENT]
-        self.single = "\x00".join(lines)
+        self.single = "\x00".join(all_lines)
         self.joined = "".join(lines)
+        self.joined_all = "".join(all_lines)
         self.commands = commands - {""}
         self.offered = self.commands | offered
 
@@ -357,7 +365,7 @@ class SentText:
             nxt = j + 1
             while nxt < len(folded) and not folded[nxt]:
                 nxt += 1
-            if nxt < len(folded) and (quoted[nxt] or mine[nxt]) and run + folded[nxt] in self.joined:
+            if nxt < len(folded) and (quoted[nxt] or mine[nxt]) and run + folded[nxt] in self.joined_all:
                 return j + 1
             if nxt != j + 1 or nxt >= len(folded) or quoted[nxt] or mine[nxt]:
                 return None

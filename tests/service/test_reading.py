@@ -466,3 +466,17 @@ def test_mobile_footers_in_other_languages_and_trim_marks_are_not_read() -> None
                    "Отправлено с iPhone", "iPhoneから送信", "내 iPhone에서 보냄", "Get Outlook for iOS"):
         assert trim_reply(f"3\n\n{footer}\n", MARKER) == "3", footer
     assert trim_reply("> Your hand: 7, K\n[...]\nK\n[…]\n> Deadline\n", MARKER) == "K"
+
+
+def test_a_command_retried_after_an_answer_that_echoed_it_is_still_read() -> None:
+    """Our answer quotes the player's line ("NOT done: …"); writing it again must still count,
+    while a client's re-wrap of that echo line stays ours."""
+    from service.inbound.extract import SentText, trim_reply
+    from service.outbound.render import MARKER
+
+    sent = SentText([f"{MARKER}\n\nYour reply:\n  NOT done: \"play rain shell please\" — it is not your turn\n"
+                     "  đã làm: withdraw left and then speech gas\n"])
+    assert trim_reply("play rain shell please\n", MARKER, sent) == "play rain shell please"
+    assert trim_reply("withdraw left and then speech gas\n", MARKER, sent) == "withdraw left and then speech gas"
+    wrapped = '> Your reply:\n>   NOT done: "play rain shell\nplease" — it is not your turn\n'
+    assert trim_reply(f"K\n\n{wrapped}", MARKER, sent) == "K"
