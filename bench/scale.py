@@ -56,7 +56,7 @@ def bench_settings(stack: Any, db_path: Path, **extra: Any) -> Settings:
         "imap_ssl": False,
         "smtp_host": stack.host,
         "smtp_port": stack.smtp_port,
-        "error_answers_per_day": 1_000_000,
+        "error_answers_per_day": 1_000_000, "answers_per_hour": 1_000_000, "answers_per_day": 1_000_000,
     }
     values.update(extra)
     return Settings(**values)
@@ -174,7 +174,7 @@ class World:
                     )
                     key = None
                     if seat in acting:
-                        key = make_key(ctx.settings.secret, game_id, seat, engine.decision_key(state, seat))
+                        key = make_key(ctx.key_secret, game_id, seat, engine.decision_key(state, seat))
                         keys.append(
                             {
                                 "key": key,

@@ -6,6 +6,8 @@ address, so every place that maps a recipient to a mailbox must strip the detail
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from email.utils import parseaddr
 
 DETAIL_SEPARATOR = "+"
@@ -36,3 +38,19 @@ def address_detail(address: str) -> str | None:
         return None
     detail = local.split(DETAIL_SEPARATOR, 1)[1]
     return detail or None
+
+
+#: Longest display name shown anywhere (text, HTML, headers).
+NAME_MAX = 40
+
+
+def clean_name(name: str, fallback: str = "") -> str:
+    """A display name as data, never layout: one line, no control or format characters (line
+    breaks, tabs, bidi overrides, zero-width marks), spaces collapsed, at most ``NAME_MAX``
+    characters. A name such as "Bob\\n  1. resign — …" cannot print a fake menu line."""
+    text = unicodedata.normalize("NFC", name)
+    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text)
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) > NAME_MAX:
+        text = text[: NAME_MAX - 1].rstrip() + "…"
+    return text or fallback

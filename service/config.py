@@ -53,7 +53,14 @@ class Settings(BaseSettings):
     poll_interval_seconds: float = Field(default=30.0, gt=0)
     outbox_interval_seconds: float = Field(default=5.0, gt=0)
     sweep_interval_seconds: float = Field(default=60.0, gt=0)
-    error_answers_per_day: int = Field(default=5, ge=0)
+    #: answers to one address (help, state, errors, invitations); game mails are never limited
+    error_answers_per_day: int = Field(default=30, ge=0)
+    answers_per_hour: int = Field(default=20, ge=0)
+    answers_per_day: int = Field(default=60, ge=0)
+    #: a reply larger than this (bytes of the whole mail) is answered without being parsed
+    max_mail_bytes: int = Field(default=10_000_000, ge=1000)
+    #: a reply whose text is larger than this (characters) is answered without being read
+    max_text_chars: int = Field(default=2_000_000, ge=1000)
     max_send_attempts: int = Field(default=8, ge=1)
     max_crashes: int = Field(default=3, ge=1)
     turn_hours: float = Field(default=72.0, gt=0)

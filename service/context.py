@@ -25,6 +25,7 @@ class AppContext:
     db: Engine
     clock: Clock = field(default_factory=SystemClock)
     renderer: Renderer = field(default_factory=Renderer)
+    _installation_id: str | None = field(default=None, repr=False)
 
     @classmethod
     def create(cls, settings: Settings, clock: Clock | None = None, *, run_migrations: bool = True) -> AppContext:
@@ -41,6 +42,26 @@ class AppContext:
 
     def session(self) -> Session:
         return session(self.db)
+
+    @property
+    def installation_id(self) -> str:
+        """The random id the database was created with (read once; see ``Installation``)."""
+        if self._installation_id is None:
+            from service.store.models import Installation
+
+            with self.session() as s:
+                row = s.get(Installation, 1)
+            if row is None:
+                raise RuntimeError("the database has no installation id: run the migrations (pbem db upgrade)")
+            self._installation_id = row.installation_id
+        return self._installation_id
+
+    @property
+    def key_secret(self) -> str:
+        """What reply keys and thread Message-IDs are MACed with: the configured secret AND this
+        database's random installation id, so the same secret with a fresh database issues
+        different keys and ids (an old mail is never a valid key for a new game)."""
+        return f"{self.settings.secret}\x00{self.installation_id}"
 
 
 def register_extra_engines(targets: list[str]) -> None:

@@ -170,7 +170,7 @@ def run_demo(
             poll_interval_seconds=0.1,
             outbox_interval_seconds=0.2,
             sweep_interval_seconds=0.5,  # a league's next round starts at the sweep after its last game
-            error_answers_per_day=1000,
+            error_answers_per_day=1000, answers_per_hour=1000, answers_per_day=1000,
         )
         service = Service(settings)
         rng = random.Random(seed)

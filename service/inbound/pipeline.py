@@ -16,12 +16,13 @@ import hashlib
 import logging
 import re
 import traceback
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
+from typing import TYPE_CHECKING
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
@@ -34,13 +35,17 @@ from service.outbound.render import MARKER, SERVICE_TAG
 from service.store.games import StaleGame, player_by_address
 from service.store.models import Game, GameSeat, InboundMail, Outbox, Player
 
+if TYPE_CHECKING:
+    from service.inbound.extract import SentText
+
 log = logging.getLogger(__name__)
 
 STAGES = ("store", "parse", "filter", "route", "authenticate", "extract", "split", "apply")
 ROUTING_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
 SUBJECT_KEY_RE = re.compile(rf"\bref\s+([a-z2-7]{{{KEY_LENGTH}}})\b", re.IGNORECASE)
 SUBJECT_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|tr|sv|vs|antw|rv|odp)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
-SUBJECT_TAG_RE = re.compile(r"\[[A-Z][A-Z0-9]* #\d+\]\s*")
+#: Our subject tag, as clients give it back: "[TAC #42]", "[tac #42]", "[Tag Team #3]", "[TAGTEAM#3]".
+SUBJECT_TAG_RE = re.compile(r"\[[^\W\d_][\w .-]{0,30}?\s*#\s*\d+\]\s*", re.IGNORECASE)
 COMMAND_SPLIT_RE = re.compile(r"[\r\n;]+")
 MESSAGE_ID_RE = re.compile(r"<[^<>\s]+>")
 
@@ -70,28 +75,55 @@ def parse_message(raw: bytes) -> Message:
 
 
 def parse_headers(raw: bytes) -> Message:
-    """Only the header block (what ``store`` needs), without parsing the body."""
-    return BytesHeaderParser().parsebytes(raw)
+    """Only the header block (what ``store`` needs), without parsing the body. The block is cut
+    off first: the email package's header-only parser still feeds the whole mail through its
+    line splitter (2.6 s for a 10 MB mail)."""
+    ends = [i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0]
+    head = raw[: min(ends) + 2] if ends else raw
+    return BytesHeaderParser().parsebytes(head)
 
 
 def header_text(msg: Message, name: str) -> str:
     """A header's text with RFC 2047 encoded words decoded ("" when absent)."""
-    value = msg.get(name)
-    return "" if value is None else header_text_of(str(value))
+    value = raw_header(msg, name)
+    return "" if value is None else header_text_of(value)
+
+
+def raw_header(msg: Message, name: str) -> str | None:
+    """The first ``name`` header as stored: compat32 turns a raw 8-bit value into a Header of
+    unknown charset (printed as replacement characters), so read the stored string instead."""
+    wanted = name.lower()
+    for key, value in msg.raw_items():
+        if key.lower() == wanted:
+            return str(value)
+    return None
 
 
 def sender_of(msg: Message) -> tuple[str, str]:
     """(display name, bare address) of the From header."""
-    name, address = parseaddr(str(msg.get("From", "")))
+    name, address = parseaddr(_utf8_header(raw_header(msg, "From") or ""))
     return header_text_of(name), bare_address(address)
 
 
 def header_text_of(value: str) -> str:
-    """Decode the RFC 2047 encoded words of one header value."""
+    """Decode one header value: raw 8-bit UTF-8 (RFC 6532, which compat32 keeps as surrogate
+    escapes) and RFC 2047 encoded words."""
+    value = _utf8_header(value)
     try:
         return str(make_header(decode_header(value))).strip()
     except (UnicodeError, LookupError, ValueError):
         return value.strip()
+
+
+def _utf8_header(value: str) -> str:
+    """Undo compat32's surrogate escapes of 8-bit header bytes: UTF-8 (RFC 6532), else Latin-1."""
+    if not any("\udc80" <= ch <= "\udcff" for ch in value):
+        return value
+    raw = value.encode("utf-8", "surrogateescape")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
 
 
 def store(session: Session, ctx: AppContext, raw: bytes, uid: int | None, mailbox: str) -> tuple[InboundMail, bool]:
@@ -131,7 +163,12 @@ class Route:
 
 def route(session: Session, ctx: AppContext, msg: Message) -> Route:
     """Find the reply key: plus-address in the delivery headers, then ``ref KEY`` in the subject,
-    then the key of our mail that In-Reply-To/References point to."""
+    then the key of our mail that In-Reply-To/References point to.
+
+    A route ``via="in-reply-to"`` names a seat but does NOT authenticate a move: Message-IDs
+    travel in every quote and forward, and anyone can write one into a forged mail. The
+    pipeline answers such a mail with the seat's current mail (to the seat's own address, with
+    its key) and applies nothing."""
     service = ctx.settings.service_address
     candidates: list[str] = []
     for header in ROUTING_HEADERS:
@@ -141,12 +178,12 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
                 if detail:
                     candidates.append(detail)
     for key in candidates:
-        info = lookup_key(session, ctx.settings.secret, key)
+        info = lookup_key(session, ctx.key_secret, key)
         if info is not None:
             return Route(key.lower(), info, "plus")
     match = SUBJECT_KEY_RE.search(header_text(msg, "Subject"))
     if match:
-        info = lookup_key(session, ctx.settings.secret, match.group(1))
+        info = lookup_key(session, ctx.key_secret, match.group(1))
         if info is not None:
             return Route(match.group(1).lower(), info, "subject")
     if not candidates:  # a mailbox without plus-addressing and an edited subject
@@ -154,7 +191,7 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
         pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))  # newest first
         for message_id in pointed:
             issued = session.exec(select(Outbox.reply_key).where(Outbox.message_id == message_id)).first()
-            info = lookup_key(session, ctx.settings.secret, issued) if issued else None
+            info = lookup_key(session, ctx.key_secret, issued) if issued else None
             if issued and info is not None:
                 return Route(issued, info, "in-reply-to")
     if candidates or match:
@@ -162,15 +199,45 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
     return Route(None, None, "none")
 
 
-def authenticate(session: Session, info: KeyInfo, sender: str) -> tuple[Game, GameSeat, Player]:
-    """The seat the key names, if ``sender`` is that seat's own address (else ``Rejected``)."""
+def authenticate(session: Session, info: KeyInfo, sender: str,
+                 msg: Message | None = None) -> tuple[Game, GameSeat, Player]:
+    """The seat the key names, if ``sender`` is that seat's own address (else ``Rejected``),
+    and the receiving server did not record a failed DKIM/SPF/DMARC check for it."""
     game = session.get_one(Game, info.game_id)
     seat_row = session.exec(select(GameSeat).where(GameSeat.game_id == info.game_id,
                                                    GameSeat.seat == info.seat)).one()
     player = session.get_one(Player, seat_row.player_id)
     if bare_address(sender) != player.address:
         raise Rejected("wrong_sender", f"key of game {info.game_id} seat {info.seat} used by {sender}")
+    failed = failed_authentication(msg, sender) if msg is not None else None
+    if failed:
+        raise Rejected("forged", f"{failed} for {sender}")
     return game, seat_row, player
+
+
+def failed_authentication(msg: Message, sender: str) -> str | None:
+    """A failed DKIM, SPF or DMARC result for the sender's domain in ``Authentication-Results``.
+
+    Parsed with ``authres`` (RFC 8601). Only failures count: a forger can add a header that says
+    "pass", but a header saying "fail" can only have been added against the sender's interest,
+    normally by our receiving server. A mail without the header is judged by its reply key.
+    """
+    import authres
+
+    domain = sender.rpartition("@")[2].lower()
+    for value in msg.get_all("Authentication-Results", []):
+        try:
+            parsed = authres.AuthenticationResultsHeader.parse(f"Authentication-Results: {value}")
+        except Exception:  # an unparsable header proves nothing either way
+            continue
+        for result in parsed.results:
+            method, outcome = str(result.method).lower(), str(result.result).lower()
+            if method not in ("dkim", "spf", "dmarc") or outcome not in ("fail", "permerror"):
+                continue
+            names = [str(p.value).lower().rpartition("@")[2] for p in result.properties]
+            if not names or domain in names or any(domain.endswith("." + n) for n in names):
+                return f"{method}={outcome}"
+    return None
 
 
 def subject_command(subject: str) -> str:
@@ -183,11 +250,45 @@ def subject_command(subject: str) -> str:
     return SUBJECT_TAG_RE.sub("", text, count=1).strip()
 
 
-def extract(msg: Message) -> str:
-    """Only the new text of the reply; the subject when the body is empty."""
-    from service.inbound.extract import new_text
+SENT_MAILS_COMPARED = 6
 
-    text = new_text(msg, MARKER).strip()
+
+def sent_for(session: Session, msg: Message, key: str | None) -> SentText:
+    """What we sent that this reply may quote: the mails In-Reply-To/References name, and the
+    latest mails that handed out its reply key (the outbox keeps every mail's bytes)."""
+    from service.inbound.extract import SentText, sent_text_of
+
+    pointed = MESSAGE_ID_RE.findall(str(msg.get("In-Reply-To", "")))
+    pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))
+    raws: dict[int, bytes] = {}
+    if pointed:
+        query = select(Outbox.id, Outbox.raw).where(col(Outbox.message_id).in_(pointed[:20]))
+        raws.update((i, r) for i, r in session.exec(query).all() if i is not None)
+    if key:
+        query = select(Outbox.id, Outbox.raw).where(Outbox.reply_key == key).order_by(col(Outbox.id).desc())
+        raws.update((i, r) for i, r in session.exec(query.limit(SENT_MAILS_COMPARED)).all() if i is not None)
+    texts: list[str] = []
+    for _, raw in sorted(raws.items(), reverse=True)[:SENT_MAILS_COMPARED]:
+        texts += sent_text_of(parse_message(raw))
+    return SentText(texts)
+
+
+def extract(msg: Message, sent: SentText | None = None, max_chars: int | None = None) -> str:
+    """Only the new text of the reply; the subject when the body is empty.
+
+    Raises ``Unreadable`` when the body cannot be read and the subject holds no command,
+    ``TooLarge`` when it holds more than ``max_chars`` of text."""
+    from service.inbound.extract import MAX_TEXT_CHARS, TooLarge, Unreadable, new_text
+
+    try:
+        text = new_text(msg, MARKER, sent, max_chars or MAX_TEXT_CHARS).strip()
+    except TooLarge:
+        raise
+    except Unreadable:
+        text = subject_command(header_text(msg, "Subject"))
+        if not text:
+            raise
+        return text
     return text or subject_command(header_text(msg, "Subject"))
 
 
@@ -252,7 +353,7 @@ class Pipeline:
 
     def _run(self, inbound_id: int) -> str:
         from service.play.mailbox import handle_mailbox_mail
-        from service.play.replies import answer_finished, handle_game_reply
+        from service.play.replies import answer_finished, answer_unconfirmed, handle_game_reply
 
         ctx = self.ctx
         with ctx.session() as s:
@@ -267,6 +368,8 @@ class Pipeline:
                 return status
 
             self.stage = "parse"
+            if len(row.raw) > ctx.settings.max_mail_bytes:
+                return self._too_large(s, row.raw, finish)
             msg = parse_message(row.raw)
             display_name, sender = sender_of(msg)
             self.stage = "filter"
@@ -280,23 +383,74 @@ class Pipeline:
                 self._answer_rejection(s, sender, exc)
                 return finish("rejected", str(exc), "route")
             self.stage = "extract"
-            lines = split_commands(extract(msg))
+            from service.inbound.extract import TooLarge, Unreadable
+
+            try:
+                lines = split_commands(extract(msg, sent_for(s, msg, where.key), ctx.settings.max_text_chars))
+            except Unreadable as exc:
+                answered = self._answer_unreadable(s, sender, where, too_large=isinstance(exc, TooLarge))
+                return finish("rejected" if answered else "ignored", f"unreadable: {exc}", "extract")
             if where.info is None:
                 self.stage = "apply"
                 status = handle_mailbox_mail(s, ctx, sender, display_name, player_by_address(s, sender), lines)
                 return finish(status, None if status != "ignored" else "no reply key, not a command for us")
             self.stage = "authenticate"
             try:
-                game, seat_row, player = authenticate(s, where.info, sender)
+                game, seat_row, player = authenticate(s, where.info, sender, msg)
             except Rejected as exc:
-                self._answer_rejection(s, sender, exc)
+                if exc.kind != "forged":  # never answer a forged mail: the answer would be aimed at a victim
+                    self._answer_rejection(s, sender, exc)
                 return finish("rejected", str(exc), "authenticate")
             if game.status != "active":
                 answer_finished(s, ctx, game, seat_row, player)
                 return finish("rejected", "the game is over", "route")
+            if where.via == "in-reply-to":
+                answer_unconfirmed(s, ctx, game, seat_row, player)
+                return finish("rejected", "routed by In-Reply-To only: no reply key, nothing applied", "authenticate")
             self.stage = "apply"
             status = handle_game_reply(s, ctx, game, where.info, seat_row, player, lines, row.id)
             return finish(status)
+
+    def _too_large(self, session: Session, raw: bytes, finish: Callable[..., str]) -> str:
+        """A mail over ``max_mail_bytes``: only its header block is parsed (never the body or
+        its attachments), automatic mail is dropped, a known sender gets a short answer."""
+        msg = parse_headers(raw)
+        _name, sender = sender_of(msg)
+        reason = filter_automatic(msg, self.own_addresses())
+        if reason:
+            return finish("ignored", reason, "filter")
+        try:
+            where = route(session, self.ctx, msg)
+        except Rejected:
+            where = Route(None, None, "none")
+        answered = self._answer_unreadable(session, sender, where, too_large=True)
+        return finish("rejected" if answered else "ignored", f"too large: {len(raw)} bytes", "parse")
+
+    def _answer_unreadable(self, session: Session, sender: str, where: Route, *, too_large: bool = False) -> bool:
+        """Tell a known player we could not read their mail (their seat's mail when the key
+        is theirs, so the answer carries the menu again). False when nobody is told."""
+        from service.play.replies import TOO_LARGE, UNREADABLE, answer_problem
+
+        why_text = TOO_LARGE if too_large else UNREADABLE
+
+        if where.info is not None and where.via != "in-reply-to":
+            try:
+                game, seat_row, player = authenticate(session, where.info, sender)
+            except Rejected:
+                return False
+            if game.status == "active":
+                answer_problem(session, self.ctx, game, seat_row, player, why_text)
+                return True
+        known = player_by_address(session, sender)
+        if known is None:
+            return False
+        from service.outbound.outbox import queue_mail
+
+        rendered = self.ctx.renderer.render("rejected", known.lang, player=known.name,
+                                            why=why_text.get(known.lang))
+        queue_mail(session, self.ctx, to=known.address, kind="rejected",
+                   subject=f"{SERVICE_TAG} {rendered.subject}", rendered=rendered)
+        return True
 
     def _answer_rejection(self, session: Session, sender: str, exc: Rejected) -> None:
         """Answer a bad key or a foreign sender only when the sender is a known player."""

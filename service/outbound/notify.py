@@ -40,10 +40,31 @@ class Results:
     examples: list[str] = field(default_factory=list)
     wants_help: bool = False
 
-    def as_context(self) -> dict[str, Any] | None:
+    def as_context(self, lang: str = "en") -> dict[str, Any] | None:
+        """What the answer shows: never the whole reply (a 10 MB reply must not get a 10 MB
+        answer, Mailman's rule against backscatter): at most ``SHOWN_LINES`` lines per list,
+        each cut to ``SHOWN_WIDTH`` characters, and a count of the rest."""
         if not (self.done or self.not_understood or self.ignored):
             return None
-        return {"done": self.done, "not_understood": self.not_understood, "ignored": self.ignored}
+        not_understood = [{**item, "text": _cut(item.get("text", ""))} for item in self.not_understood[:SHOWN_LINES]]
+        if len(self.not_understood) > SHOWN_LINES:
+            more = len(self.not_understood) - SHOWN_LINES
+            not_understood.append({"text": "…", "why": MORE_LINES[lang if lang in MORE_LINES else "en"].format(n=more)})
+        ignored = [_cut(line) for line in self.ignored[:SHOWN_LINES]]
+        if len(self.ignored) > SHOWN_LINES:
+            more = len(self.ignored) - SHOWN_LINES
+            ignored.append("… " + MORE_LINES[lang if lang in MORE_LINES else "en"].format(n=more))
+        return {"done": [_cut(line) for line in self.done], "not_understood": not_understood, "ignored": ignored}
+
+
+#: How many lines of a reply an answer lists per kind, and how much of each.
+SHOWN_LINES = 5
+SHOWN_WIDTH = 120
+MORE_LINES = {"en": "and {n} more lines, not shown", "vi": "và {n} dòng nữa, không hiển thị"}
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= SHOWN_WIDTH else line[: SHOWN_WIDTH - 1] + "…"
 
 
 OUTCOME_WORDS = {
@@ -99,7 +120,7 @@ def mail_to_seat(
     active = game.status == "active"
     to_act = engine.to_act(state) if active else frozenset()
     decision = engine.decision_key(state, seat)
-    key = issue_key(session, ctx.settings.secret, game.id, seat, decision, ctx.clock.now())
+    key = issue_key(session, ctx.key_secret, game.id, seat, decision, ctx.clock.now())
     events, seat_row.last_log_id = events_since(session, game.id, seat, seat_row.last_log_id)
     digest = [event.text.get(lang) for _, event in events]
     view = engine.view(state if view_state is None else view_state, seat)
@@ -118,14 +139,14 @@ def mail_to_seat(
         "final_board": not active,
     }
     if results is not None:
-        values["results"] = results.as_context()
+        values["results"] = results.as_context(lang)
         values["lines"] = results.lines
         values["examples"] = results.examples
     values.update(extra or {})
     rendered = ctx.renderer.render(purpose, lang, **values)
     attachments = calendar_attachments(ctx, game, engine, seat_row, player, key, seat in to_act) \
         if player.calendar else []
-    root = thread_root(game.id, seat, ctx.settings.domain)
+    root = thread_root(ctx.key_secret, game.id, seat, ctx.settings.domain)
     queue_mail(
         session, ctx,
         to=player.address,
@@ -194,7 +215,7 @@ def queue_game_mails(
         elif over:
             purpose = "over"
         elif seat in to_act and (seat == actor or seat_row.reply_key != make_key(
-                ctx.settings.secret, game.id, seat, engine.decision_key(state, seat))):
+                ctx.key_secret, game.id, seat, engine.decision_key(state, seat))):
             purpose = "turn"
         elif seat == actor:
             purpose = "received" if engine.legal_actions(state, seat) else "moved"

@@ -5,17 +5,20 @@ due rows over SMTP (aiosmtplib) and marks each sent in its own commit. A crash b
 SMTP ``250`` and that commit resends the same bytes with the same Message-ID, which a
 mail client recognises as one mail: at-least-once delivery, never a lost mail.
 Temporary failures back off exponentially; after ``max_send_attempts`` a row is ``failed``.
-Error answers (``rejected``, ``finished``) are limited per address and day, so a loop with a
-misbehaving robot stops after a few mails.
+Answers (help, state, errors, invitations) are limited per address and hour/day, errors also per
+day, so neither a loop with a misbehaving robot nor a flood of forged mails can aim the service
+at an inbox; the last answer before a limit says so.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
+from html import escape
 
 import aiosmtplib
 from sqlalchemy import func, update
@@ -23,26 +26,85 @@ from sqlmodel import Session, col, select
 
 from service.context import AppContext
 from service.outbound.render import Attachment, Rendered, build_message
-from service.store.models import Outbox
+from service.store.models import Outbox, Player
 
 log = logging.getLogger(__name__)
 
 #: Kinds of mail that answer a problem; these are rate-limited per address and day.
-ERROR_KINDS = frozenset({"rejected", "finished"})
+ERROR_KINDS = frozenset({"rejected", "finished", "too_large"})
+#: Every kind of answer a mail can cause (someone else can write that mail, with a forged From):
+#: limited per address and hour/day, so the service cannot be aimed at an inbox. Mails the game
+#: itself causes (turn, started, received, moved, over) are never limited.
+ANSWER_KINDS = ERROR_KINDS | {"help", "info", "invite"}
+
+LAST_ANSWER_NOTE = {
+    "en": "This is the last answer I send to this address for now (too many in a short time); "
+          "mail about your games keeps coming, and I answer again {when}.",
+    "vi": "Đây là thư trả lời cuối cùng tôi gửi đến địa chỉ này lúc này (quá nhiều trong thời gian ngắn); "
+          "thư về các ván chơi vẫn được gửi, và tôi sẽ trả lời lại {when}.",
+}
+LAST_ANSWER_WHEN = {"en": {"hour": "in an hour", "day": "tomorrow"}, "vi": {"hour": "sau một giờ", "day": "vào ngày mai"}}
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=6)
 
 
 def new_message_id(ctx: AppContext, kind: str) -> str:
+    """A fresh id with 128 random bits: never predictable, never shared with another database."""
     return f"<{uuid.uuid4().hex}.{kind}@{ctx.settings.domain}>"
 
 
 def error_answers_today(session: Session, ctx: AppContext, address: str) -> int:
-    since = ctx.clock.now() - timedelta(days=1)
+    return _answers(session, ctx, address, ERROR_KINDS, timedelta(days=1))
+
+
+def _answers(session: Session, ctx: AppContext, address: str, kinds: frozenset[str], window: timedelta,
+             game_id: int | None = None) -> int:
+    since = ctx.clock.now() - window
     query = select(func.count()).select_from(Outbox).where(
-        Outbox.to_address == address, col(Outbox.kind).in_(ERROR_KINDS), Outbox.created_at >= since
+        Outbox.to_address == address, col(Outbox.kind).in_(kinds), Outbox.created_at >= since
     )
+    if game_id is not None:
+        query = query.where(Outbox.game_id == game_id)
     return int(session.exec(query).one())
+
+
+def answer_allowed(session: Session, ctx: AppContext, to: str, kind: str,
+                   game_id: int | None) -> tuple[bool, str | None]:
+    """(send it?, the window it is the LAST answer of — "hour" or "day" — or None).
+
+    Limits are per address: errors per day, all answers per hour and per day. A limit never
+    hides the first answer about a game that got no answer in the window (a bad hour in one
+    game does not silence a correct reply in another).
+    """
+    if kind not in ANSWER_KINDS:
+        return True, None
+    cfg = ctx.settings
+    limits = [(ANSWER_KINDS, timedelta(hours=1), cfg.answers_per_hour, "hour"),
+              (ANSWER_KINDS, timedelta(days=1), cfg.answers_per_day, "day")]
+    if kind in ERROR_KINDS:
+        limits.append((ERROR_KINDS, timedelta(days=1), cfg.error_answers_per_day, "day"))
+    last: str | None = None
+    for kinds, window, limit, name in limits:
+        used = _answers(session, ctx, to, kinds, window)
+        if used >= limit:
+            if game_id is not None and _answers(session, ctx, to, ANSWER_KINDS, window, game_id) == 0:
+                continue  # the first answer about this game in the window is always sent
+            return False, None
+        if used == limit - 1:
+            last = last or name
+    return True, last
+
+
+def _with_note(rendered: Rendered, note: str) -> Rendered:
+    """The mail with one more paragraph above the signature (text) or at the end (HTML)."""
+    text = rendered.text
+    cut = text.rfind("\n-- \n")
+    text = f"{text[:cut]}\n\n{note}\n{text[cut:]}" if cut >= 0 else f"{text.rstrip()}\n\n{note}\n"
+    html = rendered.html
+    paragraph = f"<p>{escape(note)}</p>"
+    at = html.rfind("</body>")
+    html = f"{html[:at]}{paragraph}\n{html[at:]}" if at >= 0 else html + paragraph
+    return dataclasses.replace(rendered, text=text, html=html)  # pictures and all
 
 
 def queue_mail(
@@ -60,10 +122,16 @@ def queue_mail(
     reply_key: str | None = None,
     attachments: Sequence[Attachment] = (),
 ) -> Outbox | None:
-    """Add a mail to the outbox (no commit). ``None`` when the daily error limit is reached."""
-    if kind in ERROR_KINDS and error_answers_today(session, ctx, to) >= ctx.settings.error_answers_per_day:
-        log.info("not answering %s (%s): daily limit of error answers reached", to, kind)
+    """Add a mail to the outbox (no commit). ``None`` when an answer limit for ``to`` is reached
+    (see ``answer_allowed``); the last answer before a limit says so."""
+    allowed, last = answer_allowed(session, ctx, to, kind, game_id)
+    if not allowed:
+        log.info("not answering %s (%s): answer limit reached", to, kind)
         return None
+    if last is not None:
+        lang = session.exec(select(Player.lang).where(Player.address == to)).first() or "en"
+        lang = lang if lang in LAST_ANSWER_NOTE else "en"
+        rendered = _with_note(rendered, LAST_ANSWER_NOTE[lang].format(when=LAST_ANSWER_WHEN[lang][last]))
     now = ctx.clock.now()
     message_id = message_id or new_message_id(ctx, kind)
     raw = build_message(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
 import itertools
 import sys
 import uuid
@@ -24,6 +26,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from service.addresses import clean_name
 
 #: The line every mail carries; the reply above it is what we read.
 MARKER = "##- Please reply above this line · Vui lòng trả lời phía trên dòng này -##"
@@ -90,6 +94,11 @@ class Renderer:
         if purpose not in PURPOSES:
             raise ValueError(f"no mail purpose {purpose!r}")
         lang = lang if lang in ("en", "vi") else "en"
+        for name_key in ("player", "host"):  # names are data: one line, capped (see clean_name)
+            if isinstance(values.get(name_key), str):
+                values[name_key] = clean_name(values[name_key])
+        if isinstance(values.get("players"), list):
+            values["players"] = [clean_name(n) if isinstance(n, str) else n for n in values["players"]]
         ctx: dict[str, Any] = {
             "marker": MARKER, "service_name": self.service_name, "lang": lang, "game": None,
             "results": None, "digest": [], "board": "", "menu": [], "examples": [], "deadline": None, "lines": [], "commands": [],
@@ -132,9 +141,14 @@ def subject_tag(engine_id: str, game_id: int) -> str:
     return f"[{engine_id.upper()} #{game_id}]"
 
 
-def thread_root(game_id: int, seat: int, domain: str) -> str:
-    """The Message-ID of a seat's first mail of a game; every later mail refers to it."""
-    return f"<game{game_id}.seat{seat}.start@{domain}>"
+def thread_root(key_secret: str, game_id: int, seat: int, domain: str) -> str:
+    """The Message-ID of a seat's first mail of a game; every later mail refers to it.
+
+    Stable (every mail of the seat must point at the same root) but unguessable: a MAC under
+    the secret and the installation id, so nobody can name it in a forged In-Reply-To and two
+    databases never share a thread id (clients would merge unrelated games)."""
+    mac = hmac.new(key_secret.encode(), f"pbem-thread:{game_id}:{seat}".encode(), hashlib.sha256).hexdigest()
+    return f"<{mac[:32]}.start@{domain}>"
 
 
 def build_message(

@@ -41,7 +41,7 @@ def handle_mailbox_mail(session: Session, ctx: AppContext, address: str, display
     results = box.results
     purpose = "rejected" if not results.done else "info"
     values: dict[str, Any] = {
-        "player": box.player.name, "results": results.as_context(), "lines": results.lines,
+        "player": box.player.name, "results": results.as_context(lang), "lines": results.lines,
         "title": {"en": "Your request", "vi": "Yêu cầu của bạn"}[lang], "why": "",
     }
     if results.wants_help or not results.done:

@@ -72,12 +72,16 @@ class Mailbox:
 
 @dataclass(frozen=True)
 class Command:
+    """A player command. ``args`` is how many words may follow the name (min, max; None = any):
+    a line is this command only when the whole line is the name and that many arguments."""
+
     names: tuple[str, ...]
     usage: str
     help: Text
     run: Callable[[Any, list[str]], None]
-    #: only the whole line is the command (``back`` alone; "back 4 a" stays a TAC move)
-    exact: bool = False
+    args: tuple[int, int | None] = (0, 0)
+    #: every argument must match this (full match), when given
+    arg_pattern: str | None = None
 
 
 def _set_lang(player: Player | None, args: list[str], results: Results) -> None:
@@ -319,21 +323,21 @@ def _shared_commands(player: Callable[[Any], Player | None], session: Callable[[
     return [
         Command(("games", "ván", "van", "các ván", "cac van"), "games",
                 tr("my running games: whose move, and the deadlines", "các ván của tôi: lượt ai, hạn chót"),
-                lambda t, a: _games(session(t), ctx(t), player(t), results(t)), exact=True),
+                lambda t, a: _games(session(t), ctx(t), player(t), results(t))),
         Command(("lang",), "lang vi|en", tr("the language of my mails", "ngôn ngữ thư của tôi"),
-                lambda t, a: _set_lang(player(t), a, results(t))),
+                lambda t, a: _set_lang(player(t), a, results(t)), (1, 1)),
         Command(("tz",), "tz CITY", tr("my time zone for deadlines, e.g. tz Hanoi, tz Paris, tz New York",
                                        "múi giờ của tôi, ví dụ tz Hanoi, tz Sài Gòn, tz Paris"),
-                lambda t, a: _set_tz(player(t), a, results(t))),
+                lambda t, a: _set_tz(player(t), a, results(t)), (1, 3)),  # "tz Ho Chi Minh"
         Command(VACATION_NAMES, "vacation DAYS",
                 tr("away for some days: my clocks stop in all my games (`back` ends it)",
                    "vắng mặt vài ngày: đồng hồ của tôi dừng trong mọi ván (`back` để quay lại)"),
-                lambda t, a: _vacation(session(t), ctx(t), player(t), a, results(t))),
+                lambda t, a: _vacation(session(t), ctx(t), player(t), a, results(t)), (1, 1), r"\d{1,4}"),
         Command(BACK_NAMES, "back", tr("I am back: end my absence", "tôi đã quay lại: kết thúc vắng mặt"),
-                lambda t, a: _back(session(t), ctx(t), player(t), a, results(t)), exact=True),
+                lambda t, a: _back(session(t), ctx(t), player(t), a, results(t))),
         Command(("calendar", "lịch", "lich"), "calendar on|off",
                 tr("turn mails carry the deadline as a calendar event", "thư đến lượt kèm hạn chót dạng sự kiện lịch"),
-                lambda t, a: _set_calendar(player(t), a, results(t))),
+                lambda t, a: _set_calendar(player(t), a, results(t)), (1, 1)),
     ]
 
 
@@ -346,7 +350,7 @@ GAME_COMMANDS: list[Command] = [
             tr(f"the last {LOG_LINES} things that happened that I may see, with their times",
                f"{LOG_LINES} sự kiện gần nhất, kèm thời gian"), _log),
     Command(("resign", "bỏ cuộc", "bo cuoc"), "resign",
-            tr("give up (you get a code to confirm)", "bỏ cuộc (bạn sẽ nhận mã để xác nhận)"), _resign),
+            tr("give up (you get a code to confirm)", "bỏ cuộc (bạn sẽ nhận mã để xác nhận)"), _resign, (0, 1), r"[A-Za-z0-9]{3,8}"),
     *_shared_commands(lambda t: t.player, lambda t: t.session, lambda t: t.ctx, lambda t: t.results),
 ]
 
@@ -428,35 +432,39 @@ MAILBOX_COMMANDS: list[Command] = [
     Command(("help", "trợ giúp", "tro giup", "?"), "help", tr("this help", "trợ giúp này"), _mailbox_help),
     Command(("new", "mới", "moi"), "new GAME with ADDRESS ...",
             tr("start a game and invite the others, e.g. new tac with b@x c@x d@x",
-               "tạo ván mới và mời người khác, ví dụ new tac with b@x c@x d@x"), _new),
+               "tạo ván mới và mời người khác, ví dụ new tac with b@x c@x d@x"), _new, (3, None)),
     Command(("accept", "đồng ý", "dong y"), "accept", tr("join the game you were invited to", "tham gia ván được mời"),
-            _accept),
+            _accept, (0, 5), r"#?\d{1,9}"),
     Command(("takeover", "thay chỗ", "thay cho"), "takeover GAME",
-            tr("take an open seat of a running game", "nhận một chỗ trống trong ván đang chơi"), _takeover),
+            tr("take an open seat of a running game", "nhận một chỗ trống trong ván đang chơi"), _takeover, (1, 1), r"#?\d{1,9}"),
     *_shared_commands(lambda b: b.player, lambda b: b.session, lambda b: b.ctx, lambda b: b.results),
 ]
 
 
 def find_command(commands: list[Command], line: str) -> tuple[Command, list[str]] | None:
-    """The command a line starts with (longest name first, so two-word names win); polite
-    fillers around it ("resign please", "nghỉ 7 nhé") are dropped first
-    (``engines.wording.strip_fillers``), never words inside a sentence."""
-    found = _find_command(commands, line)
-    stripped = strip_fillers(line)
-    if not stripped or stripped == line.strip():
-        return found
-    alt = _find_command(commands, stripped)
-    if found is None or (alt is not None and alt[0] is found[0] and len(alt[1]) < len(found[1])):
-        return alt  # "takeover 1 please" -> takeover ["1"]; "b@x.test" keeps its dot otherwise
-    return found
+    """The command the WHOLE line is (after ``engines.wording.strip_fillers``: "help please",
+    "bỏ cuộc nhé"), with the number of arguments it takes; ``None`` for anything else.
 
-
-def _find_command(commands: list[Command], line: str) -> tuple[Command, list[str]] | None:
-    lowered = line.strip().lower()
+    A sentence that merely contains a command word is not that command: "bỏ cuộc thì không
+    bao giờ nhé, cường độ 3" ("give up? never") is not ``resign``. Accept's ``#3`` keeps its
+    sign (the filler stripping would drop nothing else that matters)."""
+    raw = line.strip()
+    text = "?" if raw == "?" else strip_fillers(raw.replace("#", " #"))
+    lowered = text.lower()
     for command in sorted(commands, key=lambda c: -max(len(n) for n in c.names)):
         for name in sorted(command.names, key=len, reverse=True):
-            if lowered == name or (not command.exact and lowered.startswith(name + " ")):
-                return command, line.strip()[len(name):].split()
+            if lowered == name or lowered.startswith(name + " "):
+                count = len(text[len(name):].split())
+                # the arguments as written (addresses keep their dots), less trailing fillers
+                source = raw if raw.lower().startswith(name) else text
+                args = source[len(name):].split()[:count]
+                args = [a.rstrip(".,;!") or a for a in args]
+                low, high = command.args
+                if count < low or (high is not None and count > high):
+                    return None
+                if command.arg_pattern and not all(re.fullmatch(command.arg_pattern, a) for a in args):
+                    return None
+                return command, args
     return None
 
 

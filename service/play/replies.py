@@ -48,12 +48,32 @@ def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
         if key.decision != engine.decision_key(state, seat):
             raise IllegalCommand(outdated_menu_message())
         menu = engine.menu(state, seat)
+        as_command = _legal_command(turn, line)
         if not 1 <= number <= len(menu):
+            if as_command is not None:  # not an option, but a move (TAC: "13" is the card)
+                return as_command
             raise IllegalCommand(tr(f"There is no option {number}: the menu has 1 to {len(menu)}.",
                                     f"Không có lựa chọn {number}: danh sách có 1 đến {len(menu)}."))
         choice = menu[number - 1]
+        if as_command is not None and as_command[0] != choice.action:
+            raise IllegalCommand(tr(
+                f"\"{line}\" can mean option {number} ({choice.command}) or the move {as_command[1]}; "
+                "nothing was played. Write the move itself.",
+                f"\"{line}\" có thể là lựa chọn {number} ({choice.command}) hoặc nước đi {as_command[1]}; "
+                "chưa thực hiện gì. Hãy viết rõ nước đi."), [choice.command, as_command[1]])
         return choice.action, choice.command
     action = engine.parse(state, seat, line)
+    return action, engine.format(state, action)
+
+
+def _legal_command(turn: Turn, line: str) -> tuple[Action, str] | None:
+    """What ``line`` means as a written command, if it is a legal move now (else ``None``)."""
+    engine, state, seat = turn.engine, turn.state, turn.seat
+    try:
+        action = engine.parse(state, seat, line)
+        engine.apply(state, seat, action)  # pure: only checks that the move is legal
+    except CommandError:
+        return None
     return action, engine.format(state, action)
 
 
@@ -94,6 +114,12 @@ def handle_game_reply(
             return "rejected"
         reclaim_seat(session, seat_row)  # an abandoned player is back before a substitute came
         turn.results.done.append({"en": "your seat is yours again", "vi": "chỗ của bạn đã trở lại với bạn"}[lang])
+    extra_lines = lines[MAX_LINES:]
+    lines, duplicates, rivals = one_move_per_decision(turn, key, lines[:MAX_LINES])
+    if rivals:
+        answer_ambiguous(session, ctx, turn, rivals)
+        return "rejected"
+    lines = lines + extra_lines
     for index, line in enumerate(lines[:MAX_LINES]):
         if turn.ended:
             turn.results.ignored.extend(lines[index:])
@@ -115,6 +141,7 @@ def handle_game_reply(
                 break
     else:
         turn.results.ignored.extend(lines[MAX_LINES:])
+    turn.results.ignored.extend(f"{line} (same move as above)" for line in duplicates)
     if turn.changed:
         if not seat_row.bot:
             seat_row.misses = 0  # a move of the player's own: no longer "missed in a row"
@@ -126,6 +153,60 @@ def handle_game_reply(
         return "applied"
     answer_without_change(session, ctx, turn)
     return "applied" if turn.results.done else "rejected"
+
+
+AMBIGUOUS = tr(
+    "Your reply holds more than one move for the same decision, so I did not play any of them. "
+    "Which one did you mean? Reply with just that line.",
+    "Thư trả lời của bạn có nhiều hơn một nước đi cho cùng một lựa chọn, nên tôi chưa thực hiện nước nào. "
+    "Bạn muốn chọn nước nào? Hãy trả lời chỉ với dòng đó.")
+
+
+def one_move_per_decision(turn: Turn, key: KeyInfo, lines: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(lines to run, later lines that repeat the same move, rival lines).
+
+    Every line that is a legal move in the position the player saw is a candidate for the
+    decision they were answering. Two candidates that mean different moves are rivals: the
+    player offered alternatives (or a signature such as "2 kids, 1 dog" read as a choice, or a
+    later line that would silently replace an earlier secret choice), and one wrong move is
+    worse than a question, so nothing is applied. A line that is only legal AFTER an earlier
+    one (the next step of a turn) is not a rival. The engine is pure: trying a move on the
+    stored position changes nothing.
+    """
+    engine, state, seat = turn.engine, turn.state, turn.seat
+    if turn.game.status != "active" or not engine.legal_actions(state, seat):
+        return lines, [], []
+    seen: dict[str, str] = {}
+    keep: list[str] = []
+    duplicates: list[str] = []
+    for line in lines:
+        if find_command(GAME_COMMANDS, line) is None:
+            try:
+                action, canonical = resolve_line(turn, key, line)
+                engine.apply(state, seat, action)
+            except CommandError:
+                pass
+            else:
+                if canonical in seen:
+                    duplicates.append(line)
+                    continue
+                seen[canonical] = line
+        keep.append(line)
+    if len(seen) > 1:
+        return lines, [], list(seen.values())
+    return keep, duplicates, []
+
+
+def answer_ambiguous(session: Session, ctx: AppContext, turn: Turn, rivals: list[str]) -> None:
+    """Nothing applied: the seat's mail again, listing the rival lines, asking which one."""
+    why = tr("one decision, several moves — which one?", "một lựa chọn, nhiều nước đi — bạn chọn nước nào?")
+    turn.results.not_understood = [{"text": line, "why": why.get(turn.player.lang)} for line in rivals]
+    assert turn.game.id is not None
+    seats = seats_of(session, turn.game.id)
+    seat_row = next(row for row, _ in seats if row.seat == turn.seat)
+    mail_to_seat(session, ctx, turn.game, turn.engine, turn.state, seat_row, turn.player, "rejected",
+                 names=[p.name for _, p in seats], results=turn.results, kind="rejected",
+                 extra={"why": AMBIGUOUS.get(turn.player.lang)})
 
 
 def answer_without_change(session: Session, ctx: AppContext, turn: Turn) -> None:
@@ -160,3 +241,44 @@ def answer_finished(session: Session, ctx: AppContext, game: Game, seat_row: Gam
     names = [p.name for _, p in seats_of(session, game.id or 0)]
     mail_to_seat(session, ctx, game, engine, state, seat_row, player, "finished", names=names)
     return True
+
+
+UNCONFIRMED = tr(
+    "Your mail reached me without its reply address (the part after the + sign, or \"ref …\" in the "
+    "subject), so I cannot be sure it comes from you. Reply to this mail to play.",
+    "Thư của bạn đến mà không có địa chỉ trả lời (phần sau dấu +, hoặc \"ref …\" trong tiêu đề), "
+    "nên tôi không chắc thư là của bạn. Hãy trả lời thư này để chơi.")
+
+UNREADABLE = tr(
+    "I could not read your reply: it had no text I can read (for example only a winmail.dat "
+    "attachment, or an encrypted message). Please reply again as plain text or HTML — in Outlook, "
+    "choose Format Text › Plain Text or HTML — and write your move above the line.",
+    "Tôi không đọc được thư trả lời của bạn: thư không có nội dung văn bản (ví dụ chỉ có tệp "
+    "winmail.dat, hoặc thư được mã hóa). Hãy trả lời lại bằng văn bản thường hoặc HTML — trong Outlook, "
+    "chọn Định dạng văn bản › Văn bản thuần hoặc HTML — và viết nước đi phía trên dòng kẻ.")
+
+
+TOO_LARGE = tr(
+    "Your reply is too large for me to read (very long text or a huge attachment). "
+    "Please reply again with just your move above the line.",
+    "Thư trả lời của bạn quá lớn để tôi đọc (văn bản rất dài hoặc tệp đính kèm rất lớn). "
+    "Hãy trả lời lại chỉ với nước đi phía trên dòng kẻ.")
+
+
+def answer_unconfirmed(session: Session, ctx: AppContext, game: Game, seat_row: GameSeat, player: Player) -> None:
+    """A reply that reached us without its reply key (only In-Reply-To pointed at our mail).
+
+    Anyone can copy a Message-ID into a forged mail, so nothing is applied; the seat's own
+    address gets its current mail, whose reply address carries the key, and replying to that
+    mail plays. Counted as an error answer (rate-limited), so forgeries cannot flood the seat.
+    """
+    answer_problem(session, ctx, game, seat_row, player, UNCONFIRMED)
+
+
+def answer_problem(session: Session, ctx: AppContext, game: Game, seat_row: GameSeat, player: Player,
+                   why: Text) -> None:
+    """The seat's current mail (board, menu, key) with one sentence saying why nothing changed."""
+    engine, state = load(game)
+    names = [p.name for _, p in seats_of(session, game.id or 0)]
+    mail_to_seat(session, ctx, game, engine, state, seat_row, player, "rejected", names=names,
+                 results=Results(), kind="rejected", extra={"why": why.get(player.lang)})

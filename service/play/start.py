@@ -14,6 +14,7 @@ from typing import Any
 from sqlmodel import Session
 
 import engines
+from service.addresses import clean_name
 from service.context import AppContext
 from service.outbound.notify import queue_game_mails
 from service.store.games import next_deadline, player_by_address
@@ -53,7 +54,7 @@ def create_game(
     if not 0 <= seed < 2**31:  # the column is a 32-bit integer on PostgreSQL
         raise ValueError(f"seed must be between 0 and {2**31 - 1}")
     resolved = engine.resolve_options(options)
-    state = engine.new_game([p.name for p in seated], resolved, seed)
+    state = engine.new_game([clean_name(p.name, f"Player {n + 1}") for n, p in enumerate(seated)], resolved, seed)
     now = ctx.clock.now()
     game = Game(engine=engine_id, options=json.dumps(resolved, sort_keys=True), seed=seed,
                 state=engine.to_json(state), version=0, status="active", created_at=now, updated_at=now,

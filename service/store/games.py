@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 import engines
 from engines.contract import Action, Engine, Event, Outcome
-from service.addresses import bare_address
+from service.addresses import bare_address, clean_name
 from service.clock import SystemClock
 from service.context import AppContext
 from service.store.models import Game, GameSeat, MoveLog, Player
@@ -39,7 +39,7 @@ def create_player(
     if lang not in ("en", "vi"):
         raise ValueError(f"language must be en or vi, not {lang!r}")
     now = (ctx.clock if ctx else SystemClock()).now()
-    player = Player(address=address, name=name.strip() or address.split("@")[0], lang=lang, tz=tz, created_at=now)
+    player = Player(address=address, name=clean_name(name, address.split("@")[0]), lang=lang, tz=tz, created_at=now)
     session.add(player)
     session.flush()
     return player

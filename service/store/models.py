@@ -209,3 +209,15 @@ class GamePause(SQLModel, table=True):
     paused_at: datetime
     remaining_seconds: float | None = None
     operator: str = ""
+
+
+class Installation(SQLModel, table=True):
+    """One row, written by the migration that creates the database: a random id mixed into every
+    reply key and thread Message-ID, so nothing issued by another database (same secret, a
+    restored backup's sibling, a test copy) is ever valid here."""
+
+    __tablename__ = "installation"
+
+    id: int = Field(default=1, primary_key=True)
+    installation_id: str
+    created_at: datetime

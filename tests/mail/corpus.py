@@ -7,6 +7,10 @@ import tomllib
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from service.inbound.extract import SentText
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "mail"
 MARKER = "##- Please reply above this line · Vui lòng trả lời phía trên dòng này -##"
@@ -34,3 +38,15 @@ def auto_cases() -> dict[str, str]:
 
 def human_cases() -> list[Path]:
     return sorted((CORPUS / "human").glob("*.eml"))
+
+
+def corpus_sent() -> SentText:
+    """What the corpus replies answer: the turn mail build_corpus.py quotes (subject, text,
+    HTML part), as the pipeline would load it from the outbox."""
+    from service.inbound.extract import SentText, html_to_text
+    from tests.fixtures.mail.build_corpus import ORIGINAL, ORIGINAL_HTML, SUBJECT
+
+    return SentText([SUBJECT, ORIGINAL, html_to_text(ORIGINAL_HTML)])
+
+
+UNREADABLE = "#unreadable"

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from service.inbound.pipeline import subject_command
+from service.outbound.render import thread_root
 
 from .world import SERVICE, World, menu_of, text_of
 
@@ -60,7 +61,8 @@ def test_full_game_by_mail_with_menu_numbers_and_free_text(world: World) -> None
     for address in players:
         last = world.last(address)
         assert "Game over" in str(last["Subject"]) or "kết thúc" in str(last["Subject"])
-        assert last["In-Reply-To"] == f"<game{game_id}.seat{players.index(address)}.start@pbem.test>"
+        root = thread_root(world.service.ctx.key_secret, game_id, players.index(address), "pbem.test")
+        assert last["In-Reply-To"] == root and "game" not in root  # one thread, not a guessable id
     assert [(m.status, m.error) for m in world.inbound() if m.status != "applied"] == []
     assert len(world.moves(game_id)) == turn
 

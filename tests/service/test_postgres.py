@@ -87,7 +87,7 @@ def test_a_move_through_the_pipeline_on_postgresql(postgres_url: str) -> None:
         game = create_game(s, "toy", players, seed=2**31 - 1, ctx=ctx)
         s.commit()
         assert game.id is not None
-        key = make_key(SECRET, game.id, 0, "0")
+        key = make_key(ctx.key_secret, game.id, 0, "0")
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = "ann@x.test", f"play+{key}@pbem.test", "Re: turn"
     msg["Message-ID"] = "<pg1@x.test>"

@@ -16,7 +16,7 @@ from service.clock import ManualClock
 from service.config import Settings
 from service.context import AppContext
 from service.outbound.notify import mail_to_seat
-from service.outbound.render import MARKER, PURPOSES, Renderer, format_deadline
+from service.outbound.render import MARKER, PURPOSES, Renderer, format_deadline, thread_root
 from service.play.start import create_game
 from service.store.games import create_player, load, log_move, seats_of
 from service.store.models import Game, Outbox
@@ -98,7 +98,7 @@ def test_game_mails_thread_under_one_root_per_seat(settings: Settings, db: Engin
         game = create_game(s, "toy", [a, b], seed=1, ctx=ctx)
         s.commit()
         rows = s.exec(select(Outbox).where(Outbox.game_id == game.id)).all()
-    assert {r.message_id for r in rows} == {f"<game{game.id}.seat0.start@pbem.test>",
-                                            f"<game{game.id}.seat1.start@pbem.test>"}
+    assert {r.message_id for r in rows} == {thread_root(ctx.key_secret, game.id, 0, "pbem.test"),
+                                            thread_root(ctx.key_secret, game.id, 1, "pbem.test")}
     with ctx.session() as s:
         assert s.get_one(Game, game.id).status == "active"

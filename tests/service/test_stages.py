@@ -59,7 +59,7 @@ def key_of(ctx: AppContext, game_id: int, seat: int) -> str:
     with ctx.session() as s:
         game = s.get_one(Game, game_id)
         engine, state = load(game)
-        return make_key(ctx.settings.secret, game_id, seat, engine.decision_key(state, seat))
+        return make_key(ctx.key_secret, game_id, seat, engine.decision_key(state, seat))
 
 
 def test_store_dedupes_by_message_id(ctx: AppContext) -> None:
@@ -237,9 +237,13 @@ def test_route_by_in_reply_to_when_plus_address_and_subject_key_are_lost(ctx: Ap
         assert route(s, ctx, stranger).info is None
     with ctx.session() as s:
         row, _ = store(s, ctx, reply.as_bytes(), 1, "INBOX")
-    assert row.id is not None and Pipeline(ctx).process(row.id) == "applied"
+    # In-Reply-To names the seat but never authenticates a move: the seat gets its mail back
+    assert row.id is not None and Pipeline(ctx).process(row.id) == "rejected"
     with ctx.session() as s:
-        assert [m.command for m in s.exec(select(MoveLog)).all()] == ["low"]
+        assert s.exec(select(MoveLog)).all() == []
+        answer = s.exec(select(Outbox).where(Outbox.to_address == "ann@x.test").order_by(col(Outbox.id).desc())).first()
+        assert answer is not None and answer.kind == "rejected" and answer.reply_key == key_of(ctx, game_id, 0)
+        assert b"without its reply address" in answer.raw.replace(b"=\n", b"")
 
 
 def test_menu_numbers_as_people_write_them() -> None:

@@ -15,7 +15,7 @@ import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0005'
-down_revision = '0002'
+down_revision = '0004'
 branch_labels = None
 depends_on = None
 
