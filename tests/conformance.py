@@ -39,6 +39,18 @@ class Checks:
 FAST = Checks()
 LIGHT = Checks(every=50, max_parse_checks=12, max_apply_checks=2, leak_every=100)
 
+# Words of ordinary sentences in replies (English and Vietnamese) that are no command word, no
+# argument word and no polite filler in any engine: a line holding one of them is a sentence.
+PROSE_EN: tuple[str, ...] = (
+    "kids", "dog", "think", "better", "than", "maybe", "would", "nice", "cool", "tomorrow", "honestly",
+    "coffee", "weather", "because", "sorry", "lovely", "yesterday", "really", "idea", "guess", "wonder",
+)
+PROSE_VI: tuple[str, ...] = (
+    "cuộc", "thì", "bao", "giờ", "nghĩ", "mai", "trời", "đẹp", "hôm", "nay", "vui", "lỗi", "nhưng",
+    "chắc", "tuần", "thích", "vậy", "việc", "hay", "sẽ",
+)
+PROSE: tuple[str, ...] = PROSE_EN + PROSE_VI
+
 
 def player_names(n: int) -> list[str]:
     return ["Alice", "Bob", "Chi", "Dung", "Eve", "Phong"][:n]

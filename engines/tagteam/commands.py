@@ -9,6 +9,12 @@ Canonical commands (``format``):
   ``before N``.
 A reply may leave parts out when a choice is pending: ``discard wong`` or ``bottom 3 1`` alone
 change only that part of the seat's current secret choice.
+
+A line is a command only when the WHOLE line is one: polite fillers at either end go first
+(``engines.wording.strip_fillers``: "add 2 top please", "chọn joan nhé"), then every word left
+must be a keyword, a number in its place, a fighter or drawn-card name, or one of the few
+connecting words in ``FILLER`` ("add 2 at the top, then bottom 3 and 1"). Numbers are never
+picked out of a sentence: "2 kids, 1 dog" is not ``order 2 1``.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Any
 from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text, tr
 from engines.tagteam.content import Content
 from engines.tagteam.state import TTState
+from engines.wording import strip_fillers
 
 WORDS = {
     "pick": ("pick", "choose", "take", "chon", "lay", "team", "doi"),
@@ -177,7 +184,7 @@ def fighter_refs(content: Content, words: list[str]) -> list[str]:
 
 
 def parse(content: Content, s: TTState, seat: int, text: str) -> Action:
-    words = [w for w in normalize(text).split() if w not in FILLER]
+    words = [w for w in normalize(strip_fillers(text)).split() if w not in FILLER]
     if not words:
         raise _invalid(content, s, seat, "Empty command. Write one of the examples, or a menu number.",
                        "Lệnh trống. Hãy viết theo ví dụ, hoặc một số trong danh sách.")
@@ -216,8 +223,9 @@ def parse_draft(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
         picks = fighter_refs(content, parts.get("pick", []) + parts.get("", []))
         drops = fighter_refs(content, parts.get("discard", []))
     except KeyError as exc:
-        raise _invalid(content, s, seat, f"No fighter called {exc.args[0]!r}. Write e.g. `pick joan`.",
-                       f"Không có võ sĩ tên {exc.args[0]!r}. Viết ví dụ `chọn joan`.") from None
+        raise _invalid(content, s, seat, f"No fighter called {exc.args[0]!r}. Write only the command on the line, "
+                       "e.g. `pick joan`.",
+                       f"Không có võ sĩ tên {exc.args[0]!r}. Chỉ viết lệnh trên dòng, ví dụ `chọn joan`.") from None
     pending = s.pending[seat]
     if s.phase == "free":
         if len(picks) != 2 or drops:
@@ -241,25 +249,39 @@ def parse_draft(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
 
 
 def parse_order(content: Content, s: TTState, seat: int, words: list[str]) -> Action:
-    rest = [w for w in words if KEYWORD.get(w) != "order"]
+    """``order 2 1``, ``2 1``, ``order 21``, ``order 2`` (the other follows) or ``order wong bodvar``.
+
+    Every word must be part of that: only numbers, or only fighter names of the own team."""
+    if words and KEYWORD.get(words[0]) == "order":
+        words = words[1:]
     team = [f.id for f in s.teams[seat]]
     nums: list[int] = []
-    if all(w.isdigit() for w in rest) and len(rest) == 1 and len(rest[0]) == 2:
-        rest = list(rest[0])  # "order 21"
-    for w in rest:
-        if w.isdigit():
-            nums.append(int(w))
-    if not nums:
+    if len(words) == 1 and len(words[0]) == 2 and words[0].isdigit():
+        words = list(words[0])  # "order 21"
+    if words and all(w.isdigit() for w in words):
+        nums = [int(w) for w in words]
+    elif words:
         try:
-            nums = [team.index(fid) + 1 for fid in fighter_refs(content, rest) if fid in team]
+            fighters = fighter_refs(content, words)
         except KeyError:
-            nums = []
+            fighters = []
+        if fighters and all(fid in team for fid in fighters):
+            nums = [team.index(fid) + 1 for fid in fighters]
     if len(nums) == 1 and nums[0] in (1, 2):
         nums.append(3 - nums[0])
     if len(nums) != 2 or sorted(nums) != [1, 2]:
-        raise _invalid(content, s, seat, "Write `order 1 2` or `order 2 1` (which Starting card is played first).",
-                       "Viết `thứ tự 1 2` hoặc `thứ tự 2 1` (thẻ Khởi đầu nào đánh trước).")
+        raise _invalid(content, s, seat, "Write only `order 1 2` or `order 2 1` (which Starting card is played "
+                       "first) on the line, nothing else.",
+                       "Chỉ viết `thứ tự 1 2` hoặc `thứ tự 2 1` (thẻ Khởi đầu nào đánh trước) trên dòng, "
+                       "không thêm chữ nào khác.")
     return Action("order", (nums[0], nums[1]))
+
+
+def _has_words(name: str, words: list[str]) -> bool:
+    """Are ``words`` whole consecutive words of the card name (its connecting words left out)?
+    ``terror seas`` names "Terror of the Seas"; ``err`` names nothing."""
+    have = [w for w in name.split() if w not in FILLER]
+    return any(have[i:i + len(words)] == words for i in range(len(have) - len(words) + 1))
 
 
 def _card_ref(content: Content, s: TTState, seat: int, words: list[str]) -> int:
@@ -271,11 +293,13 @@ def _card_ref(content: Content, s: TTState, seat: int, words: list[str]) -> int:
     for i, cid in enumerate(drawn, 1):
         card = content.cards.get(cid)
         names = [normalize(card.name), normalize(cid)] if card is not None else [normalize(cid)]
-        if phrase and any(phrase in n for n in names):
+        if words and any(_has_words(n, words) for n in names):
             hits.append((i, cid))
     if not hits:
-        raise _invalid(content, s, seat, f"None of your 3 drawn cards is called {phrase!r}; use 1, 2 or 3.",
-                       f"Không có thẻ rút nào tên {phrase!r}; dùng 1, 2 hoặc 3.")
+        raise _invalid(content, s, seat, f"None of your 3 drawn cards is called {phrase!r}. Write only the command "
+                       "on the line, with the card as 1, 2 or 3: e.g. `add 2 top`.",
+                       f"Không có thẻ rút nào tên {phrase!r}. Chỉ viết lệnh trên dòng, thẻ là 1, 2 hoặc 3: "
+                       "ví dụ `thêm 2 trên`.")
     if len({cid for _, cid in hits}) > 1:
         raise AmbiguousCommand(tr(f"{phrase!r} fits several drawn cards; write its number 1, 2 or 3.",
                                   f"{phrase!r} khớp nhiều thẻ; hãy viết số 1, 2 hoặc 3."), _examples(content, s, seat))
