@@ -6,6 +6,11 @@ the words for threats, Hard Knocks and tiles come from the content files, the ve
 ``VERBS`` below. A command is a verb and a bag of words: ``play shell rain`` is
 ``play rain shell``. Words may be left out while only one legal choice fits (``charm``,
 ``withdraw``), and ``play 3`` plays the third card of the hand as the view numbers it.
+
+A line is a command only when the WHOLE line is one: polite fillers at either end go first
+(``engines.wording.strip_fillers``: "play rain shell, thanks!", "cường độ 3 nhé"), then the line
+must start with a verb and every other word must be a number or a word of ``word_table``.
+"bỏ cuộc thì không bao giờ nhé, cường độ 3" ("give up? never") is not Intensity 3.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, I
 from engines.grizzled import rules
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
+from engines.wording import strip_fillers
 
 # canonical verb (= Action.kind) -> words a player may write (any language, diacritics optional)
 VERBS: dict[str, tuple[str, ...]] = {
@@ -88,10 +94,12 @@ def read(text: str) -> tuple[str, tuple[str, ...]]:
                                   "Thư trả lời trống: hãy viết một lệnh như `play rain shell` hoặc số trong danh sách."))
     verb = _longest(tokens, 0, verb_table())
     if verb is None:
-        raise InvalidCommand(Text(f"'{tokens[0]}' is not a command. Write e.g. `play rain shell`, `charm`, `speech gas`, "
+        raise InvalidCommand(Text(f"'{tokens[0]}' is not a command. A line counts only when the whole line is a "
+                                  "command: write just e.g. `play rain shell`, `charm`, `speech gas`, "
                                   "`withdraw left`, `intensity 3`, or a menu number.",
-                                  f"'{tokens[0]}' không phải là lệnh. Hãy viết ví dụ `play rain shell`, `charm`, "
-                                  "`speech gas`, `withdraw left`, `intensity 3` hoặc số trong danh sách."))
+                                  f"'{tokens[0]}' không phải là lệnh. Một dòng chỉ được tính khi cả dòng là lệnh: "
+                                  "hãy chỉ viết ví dụ `play rain shell`, `charm`, `speech gas`, `withdraw left`, "
+                                  "`intensity 3` hoặc số trong danh sách."))
     args: list[str] = []
     i = verb[1]
     while i < len(tokens):
@@ -101,10 +109,12 @@ def read(text: str) -> tuple[str, tuple[str, ...]]:
             continue
         word = _longest(tokens, i, word_table())
         if word is None:
-            raise InvalidCommand(Text(f"Unknown word '{tokens[i]}'. Name threats (rain, snow, night, whistle, gas, shell), "
-                                      "cards as in your hand, or tiles (left, right, left2, right2).",
-                                      f"Không hiểu từ '{tokens[i]}'. Hãy gọi tên mối đe dọa (mưa, tuyết, đêm, còi, "
-                                      "mặt nạ khí, đạn pháo), lá bài như trên tay, hoặc thẻ (trái, phải, trái 2, phải 2)."))
+            raise InvalidCommand(Text(f"Unknown word '{tokens[i]}': a line counts only when the whole line is a "
+                                      "command. After the command word, name only threats (rain, snow, night, "
+                                      "whistle, gas, shell), cards as in your hand, or tiles (left, right, left2, right2).",
+                                      f"Không hiểu từ '{tokens[i]}': một dòng chỉ được tính khi cả dòng là lệnh. Sau "
+                                      "từ lệnh chỉ gọi tên mối đe dọa (mưa, tuyết, đêm, còi, mặt nạ khí, đạn pháo), "
+                                      "lá bài như trên tay, hoặc thẻ (trái, phải, trái 2, phải 2)."))
         args.append(word[0])
         i += word[1]
     merged: list[str] = []
@@ -283,7 +293,7 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
     options = legal(state, seat)
     examples = [format_action(a) for a in options[:8]]
     try:
-        verb, words = read(text)
+        verb, words = read(strip_fillers(text))
     except InvalidCommand as err:
         raise InvalidCommand(err.message, examples) from None
     args = list(words)
