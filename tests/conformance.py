@@ -42,7 +42,7 @@ LIGHT = Checks(every=50, max_parse_checks=12, max_apply_checks=2, leak_every=100
 # Words of ordinary sentences in replies (English and Vietnamese) that are no command word, no
 # argument word and no polite filler in any engine: a line holding one of them is a sentence.
 PROSE_EN: tuple[str, ...] = (
-    "kids", "dog", "think", "better", "than", "maybe", "would", "nice", "cool", "tomorrow", "honestly",
+    "kids", "dog", "think", "better", "anyway", "maybe", "would", "nice", "cool", "tomorrow", "honestly",
     "coffee", "weather", "because", "sorry", "lovely", "yesterday", "really", "idea", "guess", "wonder",
 )
 PROSE_VI: tuple[str, ...] = (

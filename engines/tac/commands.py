@@ -16,6 +16,11 @@ Canonical forms (what ``format`` writes and the menu shows):
 Parsing is forgiving: case, punctuation and spacing do not matter, English and Vietnamese words
 (with or without diacritics) are accepted, a colour letter alone (``5 b``) names a marble when only
 one of that colour fits, and ``7 a1 4 c2 3`` works like ``7 a1:4 c2:3``.
+
+Forgiving is not guessing: a line is a command only when the WHOLE line is one. Polite fillers
+at either end go first (``strip_polite``: "5 a1 please", "13 mở nhé"); every word left must be a
+card, a verb, a marble, a destination, a number in its place or one of the few connecting words
+in ``FILLER`` ("play the 5 with a1"). "2 kids, 1 dog" or "I think 3 is better than 4" are refused.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCo
 from engines.tac.board import HOME
 from engines.tac.content import CARD_WORDS, fold
 from engines.tac.plays import MARBLE_BY_NAME, Uses
+from engines.wording import strip_fillers
 
 GIVE_WORDS = {"give", "gift", "pass", "cho", "dua", "tang", "trao", "doi bai"}
 DISCARD_WORDS = {"discard", "drop", "throw", "bo", "bo bai", "vut", "loai"}
@@ -53,6 +59,24 @@ def tokens(text: str) -> list[str]:
     for phrase in _PHRASES:
         s = s.replace(f" {phrase} ", f" {phrase.replace(' ', '_')} ")
     return [t.replace("_", " ") for t in s.split()]
+
+
+def strip_polite(text: str) -> str:
+    """``engines.wording.strip_fillers``, except that a last word meaning *home* stays: "nha"
+    (``nhà`` typed without diacritics) is a polite particle elsewhere but a destination here."""
+    kept = strip_fillers(text)
+    words, left = _plain(text), _plain(kept)
+    for start in range(len(words) - len(left) + 1):
+        if words[start:start + len(left)] == left:
+            tail = words[start + len(left):]  # the trailing words taken as fillers
+            if tail and tail[0] in HOME_WORDS:
+                kept = f"{kept} {tail[0]}"
+            break
+    return kept
+
+
+def _plain(text: str) -> list[str]:
+    return re.sub(r"[^a-z0-9]+", " ", fold(text)).split()
 
 
 def _dest_text(dest: int) -> str:
@@ -162,7 +186,10 @@ def read(text: str) -> Reading:
         bad, whole = " ".join(unknown), text.strip()
         where_en = "" if fold(whole) == bad else f" in {whole!r}"
         where_vi = "" if fold(whole) == bad else f" trong {whole!r}"
-        raise InvalidCommand(tr(f"Cannot read {bad!r}{where_en}.", f"Không hiểu {bad!r}{where_vi}."))
+        raise InvalidCommand(tr(f"Cannot read {bad!r}{where_en}: a line counts only when the whole line is a "
+                                "command, so write just the move.",
+                                f"Không hiểu {bad!r}{where_vi}: một dòng chỉ được tính khi cả dòng là lệnh, "
+                                "hãy chỉ viết nước đi."))
     return r
 
 

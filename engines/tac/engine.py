@@ -131,6 +131,7 @@ class TacEngine(Engine[TacState]):
         return notation.format_action(action, self._acting_legal(state))
 
     def parse(self, state: TacState, seat: Seat, text: str) -> Action:
+        text = notation.strip_polite(text)  # "5 a1 please", "13 mở nhé": then the whole line is read
         legal = flow.legal(state, seat)
         commands = [c.command for c in self.menu(state, seat)] if legal else []
         if not text.strip():
