@@ -46,8 +46,8 @@ PROSE_EN: tuple[str, ...] = (
     "coffee", "weather", "because", "sorry", "lovely", "yesterday", "really", "idea", "guess", "wonder",
 )
 PROSE_VI: tuple[str, ...] = (
-    "cuộc", "thì", "bao", "giờ", "nghĩ", "mai", "trời", "đẹp", "hôm", "nay", "vui", "lỗi", "nhưng",
-    "chắc", "tuần", "thích", "vậy", "việc", "hay", "sẽ",
+    "cuộc", "thì", "bao", "giờ", "nghĩ", "mai", "trời", "đẹp", "hôm", "nay", "vui", "quên", "nhưng",
+    "chắc", "tuần", "thích", "vậy", "việc", "hay", "nhớ",
 )
 PROSE: tuple[str, ...] = PROSE_EN + PROSE_VI
 

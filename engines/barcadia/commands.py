@@ -5,6 +5,11 @@ number is never ambiguous; players may also write directions (``reveal ne``, ``e
 each relative to the room reached so far; from the Starting Point a direction means the room
 two steps from its centre hex), card names in English or Vietnamese, with or without
 diacritics, and player names or their first letters.
+
+Forgiving is not guessing: a line is a command only when the WHOLE line is one. Polite fillers at
+either end go first (``engines.wording.strip_fillers``: "pass please", "lật 12 nhé"); then the
+line starts with a verb (or a Loot card's name) and every word after it must be an argument in its
+place: a room, a player, a card, a number. "2 kids, 1 dog" or "duel bob later maybe" are refused.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from engines.barcadia.hexes import DIRECTION_WORDS, DIRECTIONS, START_POINT, dir
 from engines.barcadia.rules import room_label
 from engines.barcadia.state import KNOWN, TILE, UP, BarcadiaState
 from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Seat, Text, tr
+from engines.wording import strip_fillers
 
 
 @lru_cache(maxsize=4096)
@@ -239,8 +245,10 @@ def _placed_neighbour(s: BarcadiaState, h: tuple[int, int]) -> tuple[int, str]:
 
 def _fail_invalid(text: str, examples: Sequence[str]) -> InvalidCommand:
     return InvalidCommand(
-        tr(f"Cannot read {text!r}. Write a command such as `reveal 12`, `enter 3 7`, `duel bob`, `play dash` or `pass`.",
-           f"Không hiểu {text!r}. Hãy viết lệnh như `lật 12`, `vào 3 7`, `đấu bob`, `dùng dash` hoặc `bỏ qua`."),
+        tr(f"Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command such "
+           "as `reveal 12`, `enter 3 7`, `duel bob`, `play dash` or `pass`.",
+           f"Không hiểu {text!r}: một dòng chỉ được tính khi cả dòng là lệnh. Hãy chỉ viết một lệnh như `lật 12`, "
+           "`vào 3 7`, `đấu bob`, `dùng dash` hoặc `bỏ qua`."),
         examples)
 
 
@@ -272,6 +280,8 @@ def _room(s: BarcadiaState, word: str, here: int) -> int | None:
     d = DIRECTION_WORDS.get(word.replace("-", ""))
     if d is None:
         return None
+    if here >= len(s.layout):
+        return -1  # a direction from a room number that does not exist ("enter 99 n") names no room
     dq, dr = DIRECTIONS[d]
     q, r = s.layout[here] if here else (0, 0)
     target = (q + dq * (1 if here else 2), r + dr * (1 if here else 2))
@@ -296,6 +306,7 @@ def _ex(s: BarcadiaState, legal: Sequence[Action]) -> list[str]:
 
 
 def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Action]) -> Action:
+    text = strip_fillers(text)
     words = re.sub(r"[^a-z0-9#\- ]+", " ", fold(text).replace(",", " ")).split()
     if not words:
         raise _fail_invalid(text, _ex(s, legal))
@@ -320,23 +331,28 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
             given.append(room)
             here = room if room >= 0 else here
     elif verb in ("duel", "team", "boss"):
-        for w in rest[:1]:
+        if len(rest) > 1:  # one player, nothing else: "duel bob later maybe" is a sentence
+            raise _fail_invalid(text, _ex(s, legal))
+        for w in rest:
             who = _player(s, seat, w)
             if who is None:
                 raise IllegalCommand(tr(f"No player called {w!r}: write one of " + ", ".join(s.players),
                                         f"Không có người chơi {w!r}: hãy viết một trong " + ", ".join(s.players)), _ex(s, legal))
             given.append(who)
     elif verb == "autopass":
+        if len(rest) > 1 or (rest and rest[0] not in OFF_WORDS | ON_WORDS):
+            raise _fail_invalid(text, _ex(s, legal))
         given.append(not (rest and rest[0] in OFF_WORDS))
     elif verb in ("drop", "keep"):
         named = _card(rest, "powerup" if verb == "drop" else "loot")
-        if rest and named is None:
+        if rest and (named is None or named[1]):  # a card name and nothing after it
             raise _fail_invalid(text, _ex(s, legal))
         if named:
             given.append(named[0])
     elif verb == "place":
-        nums = [w for w in rest if re.fullmatch(r"-?\d+", w)]
-        given += [int(x) for x in nums]
+        if not all(re.fullmatch(r"-?\d+", w) for w in rest):  # numbers only, never picked out of words
+            raise _fail_invalid(text, _ex(s, legal))
+        given += [int(x) for x in rest]
     elif verb in ("play", "trap"):
         if verb == "trap":
             found: tuple[str, list[str]] | None = ("trap", rest)
