@@ -7,6 +7,9 @@ checks, along the way:
 - ``parse(format(a)) == a`` and ``Choice.command == format(a)`` for legal actions;
 - a sample of legal actions applies; ``apply`` never mutates its input;
 - illegal commands raise a ``CommandError`` and change nothing;
+- a line is a command only when the WHOLE line is one: at sampled positions, prose built from an
+  English/Vietnamese word list with words and numbers of the legal commands embedded never parses,
+  while the canonical commands still do, polite fillers around them included ("ok …, thanks!");
 - JSON round-trips at every step; ``state_version`` grows with every action;
 - views are JSON-able for every seat and an observer, render to text, and leak no marker
   planted in another seat's secrets (or in the deck / RNG);
@@ -21,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engines.contract import Action, CommandError, Engine, Event, Outcome
+from engines.contract import Action, CommandError, Engine, Event, Outcome, Seat
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ PROSE_VI: tuple[str, ...] = (
     "chắc", "tuần", "thích", "vậy", "việc", "hay", "nhớ",
 )
 PROSE: tuple[str, ...] = PROSE_EN + PROSE_VI
+POLITE: tuple[tuple[str, str], ...] = (("", " please"), ("ok ", ", thanks!"), ("", " nhé"), ("", " ạ"), ("please ", ""))
+PROSE_EVERY = 3  # about one checked step in PROSE_EVERY gets the prose check
 
 
 def player_names(n: int) -> list[str]:
@@ -119,9 +124,46 @@ def check_step(engine: Engine[Any], state: Any, seat: int, checks: Checks, rng: 
     assert engine.to_json(state) == before, "checking the position changed it"
 
 
+def prose_lines(commands: list[str], rng: random.Random, count: int) -> list[str]:
+    """Lines that are sentences, not commands: at least one ``PROSE`` word, mixed with words and
+    numbers taken from ``commands`` (a whole command followed or preceded by prose included)."""
+    words = [w for c in commands for w in c.replace(",", " ").split()]
+    lines = []
+    for i in range(count):
+        prose = rng.sample(PROSE, rng.randint(1, 4))
+        if i % 3 == 0 and commands:  # "order 2 1 would be nice", "honestly, play 7"
+            command = rng.choice(commands)
+            lines.append(f"{command} {' '.join(prose)}" if rng.random() < 0.5 else f"{' '.join(prose)}, {command}")
+            continue
+        mixed = prose + rng.sample(words, min(len(words), rng.randint(1, 4)))
+        mixed += [str(rng.randint(0, 13)) for _ in range(rng.randint(0, 2))]
+        rng.shuffle(mixed)
+        lines.append(" ".join(mixed))
+    return lines
+
+
+def check_whole_line(engine: Engine[Any], state: Any, seat: Seat, rng: random.Random, count: int = 6) -> None:
+    """A sentence never parses; the canonical commands, with polite fillers around, still do."""
+    choices = engine.legal_actions(state, seat)
+    sample = rng.sample(choices, min(len(choices), 3))
+    for line in prose_lines([c.command for c in sample], rng, count):
+        try:
+            action = engine.parse(state, seat, line)
+        except CommandError as err:
+            assert err.message.en and err.message.vi
+        else:
+            raise AssertionError(f"prose line {line!r} parsed as {action}: only a whole line may be a command")
+    for c in sample:
+        before, after = rng.choice(POLITE)
+        line = f"{before}{c.command}{after}"
+        parsed = engine.parse(state, seat, line)
+        assert parsed == c.action, f"{line!r} (a command with polite fillers) parsed as {parsed}, not {c.action}"
+
+
 def playout(engine: Engine[Any], n: int, seed: int, checks: Checks = FAST) -> tuple[Any, list[tuple[int, str]]]:
     """Play one random game; return the final state and the (seat, command) log."""
     rng = random.Random(seed)
+    prose_rng = random.Random(f"prose {engine.id} {n} {seed}")  # its own: the games played stay the same
     names = player_names(n)
     state = engine.new_game(names, None, seed)
     again = engine.new_game(names, None, seed)
@@ -145,6 +187,8 @@ def playout(engine: Engine[Any], n: int, seed: int, checks: Checks = FAST) -> tu
         seat = rng.choice(sorted(to_act))
         if heavy:
             check_step(engine, state, seat, checks, rng)
+            if prose_rng.randrange(PROSE_EVERY) == 0:
+                check_whole_line(engine, state, seat, prose_rng)
         choice = rng.choice(engine.legal_actions(state, seat))
         command = engine.format(state, choice.action)
         new_state, events = engine.apply(state, seat, choice.action)

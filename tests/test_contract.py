@@ -4,13 +4,14 @@ conformance suite actually catches the defects it exists for."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from engines.contract import Action, Event, IllegalCommand, Outcome, tr
+from engines.contract import Action, CommandError, Event, IllegalCommand, Outcome, tr
 from engines.rng import Rng
 from tests.conformance import FAST, check_leaks, playout
 from tests.support.toy import ENGINE as TOY
@@ -123,3 +124,34 @@ def test_leak_check_needs_each_seat_to_see_its_own_secrets() -> None:
     with pytest.raises(AssertionError, match="cannot see any of its own"):
         check_leaks(BlindView(), state, 2)
     check_leaks(TOY, replace(state), 2)
+
+
+class NumberPicker(ToyEngine):
+    """The defect seen in real replies: a parser that picks a number out of any sentence
+    ("2 kids, 1 dog" became a move). Whole commands still parse, so only the prose check sees it."""
+
+    def parse(self, state: ToyState, seat: int, text: str) -> Action:
+        try:
+            return super().parse(state, seat, text)
+        except CommandError:
+            for number in re.findall(r"\d+", text):
+                action = Action("play", (number,))
+                if action in {c.action for c in self.legal_actions(state, seat)}:
+                    return action
+            raise
+
+
+def test_conformance_catches_a_parser_that_picks_numbers_out_of_sentences() -> None:
+    broken = NumberPicker()
+    state = broken.new_game(["A", "B", "C"], None, 5)
+    seat = min(broken.to_act(state))
+    while not any(c.action.kind == "play" for c in broken.legal_actions(state, seat)):
+        state, _ = broken.apply(state, seat, broken.legal_actions(state, seat)[0].action)
+        seat = min(broken.to_act(state))
+    card = next(c.command for c in broken.legal_actions(state, seat) if c.action.kind == "play").split()[1]
+    assert broken.parse(state, seat, f"2 kids, {card} dogs") == Action("play", (card,))  # the defect is there
+    with pytest.raises(CommandError):
+        TOY.parse(state, seat, f"2 kids, {card} dogs")  # and the toy itself refuses the sentence
+    with pytest.raises(AssertionError, match="prose line"):
+        playout(broken, 3, 5, FAST)
+    playout(TOY, 3, 5, FAST)  # the same playout passes with a strict parser

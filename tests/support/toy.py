@@ -32,6 +32,7 @@ from engines.contract import (
     tr,
 )
 from engines.rng import Rng
+from engines.wording import strip_fillers
 
 
 @dataclass
@@ -114,10 +115,10 @@ class ToyEngine(Engine[ToyState]):
         ]
 
     def parse(self, state: ToyState, seat: Seat, text: str) -> Action:
-        words = re.sub(r"[^\w ]", " ", text.lower()).split()
+        words = re.sub(r"[^\w ]", " ", strip_fillers(text).lower()).split()
         if not words:
             raise InvalidCommand(tr("Empty command: write e.g. `high` or `play 7`.", "Lệnh trống."))
-        if words[0] in ("high", "cao", "low", "thấp", "thap"):
+        if len(words) == 1 and words[0] in ("high", "cao", "low", "thấp", "thap"):
             action = Action("call", ("high" if words[0] in ("high", "cao") else "low",))
         elif words[0] in ("play", "đánh", "danh") and len(words) == 2 and words[1].isdigit():
             action = Action("play", (str(int(words[1])),))
