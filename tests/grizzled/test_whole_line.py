@@ -80,6 +80,18 @@ def test_whole_line_commands_only_fillers_around_a_turn_command(text: str, actio
     assert ENGINE.parse(turn_position(), 0, text) == action
 
 
+def test_whole_line_commands_only_play_rain_thanks() -> None:
+    """The issue's own example: with one Rain card in hand, "play rain, thanks!" plays it."""
+    s = position(3, characters=["charles", "felix", "gustave"], hands=[["rain shell", "mute"], [], []],
+                 nml=["snow night"], speech_held=[1, 0, 0], tiles=[["left", "right"], [], []])
+    assert ENGINE.parse(s, 0, "play rain, thanks!") == Action("play", ("rain shell",))
+    assert ENGINE.parse(s, 0, "đánh mưa nhé") == Action("play", ("rain shell",))
+    with pytest.raises(InvalidCommand):
+        ENGINE.parse(s, 0, "I'll take the rain card later maybe")
+    with pytest.raises(InvalidCommand):
+        ENGINE.parse(s, 0, "play rain later maybe")
+
+
 def test_whole_line_commands_only_random_prose_with_command_words() -> None:
     """Seeded: prose words (English, Vietnamese) mixed with command words and numbers never parse;
     the same command words alone, with fillers around, still do."""
