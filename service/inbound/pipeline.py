@@ -30,6 +30,7 @@ from sqlmodel import Session, col, select
 
 from service.addresses import address_detail, bare_address, base_address
 from service.context import AppContext
+from service.leagues.commands import install as install_league_commands
 from service.outbound.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.outbound.render import MARKER, SERVICE_TAG
 from service.store.games import StaleGame, player_by_address
@@ -306,6 +307,7 @@ class Pipeline:
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
         self.stage = "store"
+        install_league_commands()  # join/leave/standings/schedule/leagues in any mail
 
     def own_addresses(self) -> set[str]:
         return {self.ctx.settings.service_address}
