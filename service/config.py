@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     error_answers_per_day: int = Field(default=5, ge=0)
     max_send_attempts: int = Field(default=8, ge=1)
     max_crashes: int = Field(default=3, ge=1)
+    #: a reply that waits this long for a passing fault (full disk, database away) gets a
+    #: "received, will be applied as soon as possible" notice
+    delay_notice_seconds: float = Field(default=180.0, gt=0)
     turn_hours: float = Field(default=72.0, gt=0)
     templates_dir: str = ""
     #: "module:attribute" of extra Engine instances to register (tests, plugins).

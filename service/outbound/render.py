@@ -32,7 +32,7 @@ LOOP_HEADER = "X-PBEM-Loop"
 #: Subject tag of mails that belong to no game (answers to the plain service address).
 SERVICE_TAG = "[PBEM]"
 
-PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", "info", "finished", "invite")
+PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", "info", "finished", "invite", "waiting")
 
 
 def default_templates_dir() -> Path:
