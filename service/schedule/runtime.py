@@ -95,6 +95,7 @@ class Service:
         """
         self.poll_trouble = False
         fetched = await asyncio.to_thread(self.inbox.fetch_new, limit)
+        log.debug("poll: %d new mails in the inbox", len(fetched))
         uid_of: dict[int, int] = {}
         done: list[int] = []
         todo: list[int] = []
@@ -269,17 +270,18 @@ class Service:
         try:
             while not self._stop.is_set():
                 try:
+                    await asyncio.to_thread(watcher.connect)
+                    if watcher.connections != seen_connections:  # before IDLE: it would block
+                        if seen_connections:
+                            log.info("IMAP watcher reconnected; catching up")
+                        seen_connections = watcher.connections
+                        self._wakes["poll"].set()
                     news = await asyncio.to_thread(watcher.wait, min(self.settings.poll_interval_seconds, 60))
                 except Exception as exc:
                     delay = self.idle_backoff.failed()
                     log.warning("IMAP watcher: %s; reconnecting in %.0f s", exc, delay)
                     await self._pause(delay)
                     continue
-                if watcher.connections != seen_connections:
-                    if seen_connections:
-                        log.info("IMAP watcher reconnected; catching up")
-                    seen_connections = watcher.connections
-                    news = True
                 if watcher.client is None:  # the wait lost its connection: reconnect soon
                     await self._pause(self.idle_backoff.failed())
                     continue
