@@ -251,6 +251,7 @@ class Pipeline:
         self.ctx = ctx
         self.stage = "store"
         self.waiting: dict[int, Waiting] = {}
+        self.unstored: dict[str, Waiting] = {}
         self.successes = 0
 
     def own_addresses(self) -> set[str]:
@@ -364,11 +365,37 @@ class Pipeline:
             if player is not None:
                 w.lang, w.name = player.lang, player.name
 
-    def delayed(self, older_than: float) -> list[tuple[int, Waiting]]:
-        """Waiting mails of known players, not yet noticed, failing for ``older_than`` seconds."""
+    def delayed(self, older_than: float) -> list[tuple[int | None, Waiting]]:
+        """Waiting mails of known players, not yet noticed, failing for ``older_than`` seconds
+        (``None`` for a mail still in the inbox because it could not even be stored)."""
         now = time.monotonic()
-        return [(i, w) for i, w in self.waiting.items()
-                if w.sender and not w.noticed and now - w.since >= older_than]
+        found: list[tuple[int | None, Waiting]] = [
+            (i, w) for i, w in self.waiting.items() if w.sender and not w.noticed and now - w.since >= older_than]
+        found += [(None, w) for w in self.unstored.values()
+                  if w.sender and not w.noticed and now - w.since >= older_than]
+        return found
+
+    def not_stored(self, raw: bytes) -> None:
+        """A fetched mail the database could not store: remember it (by Message-ID) so its
+        sender, if a known player, is told when it waits long."""
+        msg = parse_headers(raw)
+        message_id = message_id_of(raw, msg)
+        if message_id in self.unstored:
+            return
+        w = self.unstored[message_id] = Waiting(since=time.monotonic(), message_id=message_id, sender="",
+                                                subject=header_text(msg, "Subject")[:500])
+        if filter_automatic(msg, self.own_addresses()):
+            return
+        with contextlib.suppress(Exception), self.ctx.session() as s:
+            player = player_by_address(s, sender_of(msg)[1])
+            if player is not None:
+                w.sender, w.lang, w.name = player.address, player.lang, player.name
+
+    def stored(self, row: InboundMail) -> None:
+        """A mail that could not be stored before now is: its waiting time goes on."""
+        w = self.unstored.pop(row.message_id, None)
+        if w is not None and row.id is not None:
+            self.waiting.setdefault(row.id, w)
 
     def _quarantine(self, inbound_id: int, stage: str, error: str) -> str:
         with self.ctx.session() as s:

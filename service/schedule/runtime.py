@@ -101,9 +101,16 @@ class Service:
         todo: list[int] = []
         try:
             with self.session() as s:
-                for uid, raw in fetched:
-                    row, _created = store(s, self.ctx, raw, uid, self.settings.imap_mailbox)
+                for n, (uid, raw) in enumerate(fetched):
+                    try:
+                        row, _created = store(s, self.ctx, raw, uid, self.settings.imap_mailbox)
+                    except Exception:
+                        for _uid, unstored in fetched[n:]:
+                            with contextlib.suppress(Exception):
+                                self.pipeline.not_stored(unstored)
+                        raise
                     assert row.id is not None
+                    self.pipeline.stored(row)
                     if row.status == "new":
                         uid_of[row.id] = uid
                     else:
@@ -165,6 +172,8 @@ class Service:
                 break
             w.noticed = True
             told += 1
+            if inbound_id is None:
+                continue
             with contextlib.suppress(Exception), self.ctx.db.begin() as conn:
                 conn.execute(update(InboundMail).where(col(InboundMail.id) == inbound_id)
                              .values(delay_noticed_at=self.ctx.clock.now()))

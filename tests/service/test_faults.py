@@ -232,3 +232,40 @@ def dead_pid() -> int:
         except PermissionError:
             pass
         pid -= 1
+
+
+@pytest.mark.e2e
+def test_a_player_whose_reply_waits_is_told_once_in_their_language(
+        mail_stack: Any, tmp_path: Path, faults: SqliteFaults) -> None:
+    from service.schedule.runtime import Service
+    from service.store.games import create_player
+
+    from .world import text_of
+
+    mail_stack.add_user("ann@pbem.test", "pw")
+    service = Service(make_settings(mail_stack, tmp_path, delay_notice_seconds=60), ManualClock())
+    ctx = service.ctx
+    with ctx.session() as s:
+        create_player(s, "ann@pbem.test", "Ann", "vi", ctx=ctx)
+        create_player(s, "bob@pbem.test", "Bob", ctx=ctx)
+        s.commit()
+    game = service.new_game("toy", ["ann@pbem.test", "bob@pbem.test"], seed=3)
+    key = key_of(ctx, game, 0)
+    with ctx.session() as s:
+        row, _ = store(s, ctx, mail("ann@pbem.test", f"play+{key}@pbem.test", "high",
+                                    subject="Re: [TOY #1] Your turn").as_bytes(), 1, "INBOX")
+    faults.mode = "full"
+    assert row.id is not None and service.pipeline.process(row.id) == "deferred"
+    assert asyncio.run(service.tell_waiting_players()) == 0  # not waiting long yet
+    service.pipeline.waiting[row.id].since -= 61
+    assert asyncio.run(service.tell_waiting_players()) == 1
+    assert asyncio.run(service.tell_waiting_players()) == 0  # once per mail
+    (notice,) = [parse(raw) for raw in fetch_all(mail_stack, "ann@pbem.test", "pw")]
+    assert str(notice["Subject"]).startswith("Đã nhận, sẽ được thực hiện sớm")
+    assert "không cần gửi lại" in text_of(notice) and notice["In-Reply-To"] == "<m1@x.test>"
+    faults.mode = ""
+    assert service.pipeline.process(row.id) == "applied"
+    with ctx.session() as s:
+        assert s.get_one(InboundMail, row.id).delay_noticed_at is not None
+    english = Renderer().render("waiting", "en", player="Bob")
+    assert "will be applied as soon as possible" in english.text and "Bob" in english.html

@@ -46,7 +46,7 @@ class Reply:
     answered: float | None = None
 
 
-@dataclass
+@dataclass(eq=False)  # a Thread must stay hashable
 class Players(threading.Thread):
     """A thread that plays for every address in ``players`` (password ``password``)."""
 
