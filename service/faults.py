@@ -90,7 +90,7 @@ class Backoff:
     """
 
     first: float = 1.0
-    cap: float = 15.0
+    cap: float = 10.0
     failures: int = field(default=0)
 
     def failed(self) -> float:

@@ -7,7 +7,7 @@ the same Message-ID once, never more (a mail client recognises it as one mail): 
 delivery, at most two copies. When the database cannot take the record, a circuit breaker
 (``Sender``) stops all sending until it can — a full disk must not turn into a flood.
 A server-wide temporary refusal (4xx, connection lost) backs off briefly (1 s, doubling to
-15 s) without counting against a mail; a 4xx for one mail while others go through backs that
+10 s) without counting against a mail; a 4xx for one mail while others go through backs that
 mail off exponentially, and after ``max_send_attempts`` it is ``failed``.
 Error answers (``rejected``, ``finished``) are limited per address and day, so a loop with a
 misbehaving robot stops after a few mails.
@@ -217,6 +217,9 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
         for held_id, (held, held_error, held_charge) in list(sender.unrecorded.items()):
             _record(ctx, held_id, held, held_error, held_charge)
             del sender.unrecorded[held_id]
+            if sender.breaker_open:
+                log.warning("outbox: the database takes writes again; sends recorded, sending resumes")
+                sender.breaker_open = False
         _recover_claims(ctx, sender)
         now = ctx.clock.now()
         with ctx.session() as s:
@@ -230,10 +233,8 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
             raise
         sender.trip(sender.db_backoff, exc)
         return 0
-    if sender.breaker_open:
-        log.warning("outbox: the database takes writes again; sending resumes")
-        sender.breaker_open = False
-    sender.db_backoff.succeeded()
+    if sender.breaker_open and not due:
+        return 0  # nothing to claim: the breaker stays open until a write goes through
     if not due:
         return 0
     cfg = ctx.settings
@@ -261,6 +262,10 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
                     raise
                 sender.trip(sender.db_backoff, exc)
                 break
+            if sender.breaker_open:
+                log.warning("outbox: the database takes writes again; sending resumes")
+                sender.breaker_open = False
+            sender.db_backoff.succeeded()
             if claimed.rowcount != 1:
                 continue  # another worker has it
             outcome, error, charge, stop = "sent", None, False, False

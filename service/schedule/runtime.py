@@ -61,7 +61,7 @@ class Service:
     @classmethod
     async def when_ready(cls, settings: Settings) -> Service:
         """A Service once its database answers: a restart during a database outage waits
-        (1 s, doubling to 15 s) instead of exiting, and serves as soon as it can."""
+        (1 s, doubling to 10 s) instead of exiting, and serves as soon as it can."""
         backoff = Backoff()
         while True:
             try:
@@ -270,7 +270,7 @@ class Service:
     async def _idle_loop(self) -> None:
         """Wake the poll worker as soon as IDLE reports new mail (own connection).
 
-        After an error the watcher reconnects with a short backoff (1 s, doubling to 15 s),
+        After an error the watcher reconnects with a short backoff (1 s, doubling to 10 s),
         and every new connection wakes the poll for a catch-up search: mail that arrived
         while the server was away is picked up as soon as it is back, not at the next poll.
         """

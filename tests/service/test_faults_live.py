@@ -90,6 +90,7 @@ def env_for(world: World, tmp: Path, **extra: str) -> dict[str, str]:
         "PBEM_SMTP_HOST": s.smtp_host, "PBEM_SMTP_PORT": str(s.smtp_port),
         "PBEM_EXTRA_ENGINES": '["tests.support.toy:ENGINE"]',
         CONTROL_ENV: str(tmp / "db-fault"),
+        "PBEM_TEST_STACK_DUMPS": str(tmp / "stacks.txt"),
         **extra,
     }
 

@@ -66,6 +66,11 @@ def set_fault(control: Path, mode: str) -> None:
 
 if __name__ == "__main__":  # python -m tests.support.dbfaults serve ... (the pbem CLI, faults on)
     SqliteFaults(Path(os.environ[CONTROL_ENV])).install()
+    if os.environ.get("PBEM_TEST_STACK_DUMPS"):  # every thread's stack every 5 s, for a hang
+        import faulthandler
+
+        faulthandler.dump_traceback_later(5, repeat=True,
+                                          file=open(os.environ["PBEM_TEST_STACK_DUMPS"], "a"))  # noqa: SIM115
     from service.cli.app import main
 
     sys.argv[0] = "pbem"
