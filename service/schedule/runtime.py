@@ -94,7 +94,15 @@ class Service:
         caller to come back soon.
         """
         self.poll_trouble = False
-        fetched = await asyncio.to_thread(self.inbox.fetch_new, limit)
+        try:
+            fetched = await asyncio.to_thread(self.inbox.fetch_new, limit)
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            # the IMAP server is away: mail stored before still gets handled meanwhile
+            log.warning("cannot read the inbox (%s); handling the mail already stored", exc)
+            self.poll_trouble = True
+            fetched = []
         log.debug("poll: %d new mails in the inbox", len(fetched))
         uid_of: dict[int, int] = {}
         done: list[int] = []
@@ -125,6 +133,8 @@ class Service:
         handled = in_a_row = 0
         try:
             for inbound_id in todo:
+                if self._stop.is_set():
+                    break
                 if self.pipeline.process(inbound_id) == "deferred":
                     self.poll_trouble = True
                     in_a_row += 1

@@ -269,3 +269,27 @@ def test_a_player_whose_reply_waits_is_told_once_in_their_language(
         assert s.get_one(InboundMail, row.id).delay_noticed_at is not None
     english = Renderer().render("waiting", "en", player="Bob")
     assert "will be applied as soon as possible" in english.text and "Bob" in english.html
+
+
+def test_with_the_imap_server_away_mail_already_stored_is_still_handled(tmp_path: Path) -> None:
+    from service.schedule.runtime import Service
+
+    from .test_outbox_sweep import free_port
+
+    class NoStack:
+        host, smtp_port, imap_port = "127.0.0.1", free_port(), free_port()
+
+    service = Service(make_settings(NoStack(), tmp_path), ManualClock())
+    ctx = service.ctx
+    with ctx.session() as s:
+        from service.store.games import create_player
+
+        create_player(s, "ann@x.test", "Ann", ctx=ctx)
+        create_player(s, "bob@x.test", "Bob", ctx=ctx)
+        s.commit()
+    game = service.new_game("toy", ["ann@x.test", "bob@x.test"], seed=5)
+    inbound = stored_reply(ctx, game)
+    assert asyncio.run(service.poll_once()) == 1  # the fetch failed, the stored reply did not wait
+    assert service.poll_trouble  # and the poll comes back soon
+    with ctx.session() as s:
+        assert s.get_one(InboundMail, inbound).status == "applied"

@@ -57,6 +57,7 @@ class Server:
         self.env, self.log = env, log
         self.proc: subprocess.Popen[bytes] | None = None
         self.kills = 0
+        self.restarts: list[float] = []
 
     def start(self) -> None:
         env = {**os.environ, **self.env, "PYTHONPATH": str(ROOT)}
@@ -68,7 +69,16 @@ class Server:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
         self.kills += 1
+        self.restarts.append(time.time())
         self.start()
+
+    def startup_seconds(self) -> list[float]:
+        """From each restart to the new process's first log line (its migrations check)."""
+        stamps = []
+        for line in self.log.read_text(errors="replace").splitlines():
+            if "alembic.runtime.migration: Context impl" in line:
+                stamps.append(datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").replace(tzinfo=UTC).timestamp())
+        return [min((t for t in stamps if t >= r), default=float("nan")) - r for r in self.restarts]
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -212,6 +222,8 @@ def report(world: World, players: Players, server: Server, plan: list[Fault], lo
           f"{players.send_retries} player send retries; reply statuses {statuses}")
     print(f"most copies of one mail in a mailbox: {copies}; outbox sends per mail: "
           f"max {max((o.sends for o in outbox), default=0)}, crash resends {sum(o.crash_resends for o in outbox)}")
+    print("  restart after each kill -9 took (process start to its first log line): "
+          + ", ".join(f"{t:.1f} s" for t in server.startup_seconds()))
     for fault in plan:
         during = players.sent_between(fault.started - 1, fault.ended)
         waits = [(r.answered or time.time()) - r.sent for r in during]
