@@ -220,8 +220,11 @@ def report(world: World, players: Players, server: Server, plan: list[Fault], lo
           f"({sum(g.status == 'finished' for g in games)} finished), {len(outbox)} mails, "
           f"{server.kills} kill -9s, {players.notices} 'will be applied' notices, "
           f"{players.send_retries} player send retries; reply statuses {statuses}")
+    handed = {o.message_id: max(o.sends, 1) + o.crash_resends for o in outbox}
+    store_duplicates = sum(1 for (_p, mid), n in players.copies.items() if mid in handed and n > handed[mid])
     print(f"most copies of one mail in a mailbox: {copies}; outbox sends per mail: "
-          f"max {max((o.sends for o in outbox), default=0)}, crash resends {sum(o.crash_resends for o in outbox)}")
+          f"max {max((o.sends for o in outbox), default=0)}, crash resends {sum(o.crash_resends for o in outbox)}, "
+          f"copies the mail store added itself (LMTP retries): {store_duplicates}")
     print("  restart after each kill -9 took (process start to its first log line): "
           + ", ".join(f"{t:.1f} s" for t in server.startup_seconds()))
     for fault in plan:
