@@ -261,7 +261,7 @@ def test_a_player_whose_reply_waits_is_told_once_in_their_language(
     assert asyncio.run(service.tell_waiting_players()) == 1
     assert asyncio.run(service.tell_waiting_players()) == 0  # once per mail
     (notice,) = [parse(raw) for raw in fetch_all(mail_stack, "ann@pbem.test", "pw")]
-    assert str(notice["Subject"]).startswith("Đã nhận, sẽ được thực hiện sớm")
+    assert str(notice["Subject"]).startswith("Đã nhận, sẽ xử lý sớm")
     assert "không cần gửi lại" in text_of(notice) and notice["In-Reply-To"] == "<m1@x.test>"
     faults.mode = ""
     assert service.pipeline.process(row.id) == "applied"

@@ -28,7 +28,7 @@ from tests.support.mailservers import MailStack, send_mail
 
 MENU_LINE = re.compile(r"^  (\d+)\. (.+?) — (.*)$", re.MULTILINE)
 TAG = re.compile(r"\[[A-Z]+ #\d+\]")
-NOTICE_SUBJECTS = ("Received, will be applied soon", "Đã nhận, sẽ được thực hiện sớm")
+NOTICE_SUBJECTS = ("Received, will be applied soon", "Đã nhận, sẽ xử lý sớm")
 _ids = itertools.count(1)
 
 
