@@ -26,7 +26,13 @@ from service.config import Settings
 from service.context import AppContext
 from service.faults import Backoff, is_transient
 from service.inbound.fetch import Inbox
-from service.inbound.pipeline import Pipeline, pending_ids, requeue_transient_quarantine, store
+from service.inbound.pipeline import (
+    SUBJECT_KEY_RE,
+    Pipeline,
+    pending_ids,
+    requeue_transient_quarantine,
+    store,
+)
 from service.outbound.notify import queue_game_mails
 from service.outbound.outbox import Sender, send_due, send_now
 from service.outbound.render import build_message
@@ -170,7 +176,7 @@ class Service:
             raw = build_message(
                 from_name=self.settings.service_name, from_address=self.settings.service_address,
                 to=w.sender, reply_to=self.settings.service_address,
-                subject=f"{rendered.subject}: {w.subject}"[:200], rendered=rendered,
+                subject=f"{rendered.subject}: {_without_key(w.subject)}"[:200], rendered=rendered,
                 message_id=f"<waiting.{digest}@{self.settings.domain}>", date=self.ctx.clock.now(),
                 in_reply_to=w.message_id or None)
             try:
@@ -377,3 +383,10 @@ class Service:
     def quarantined(self) -> list[InboundMail]:
         with self.session() as s:
             return list(s.exec(select(InboundMail).where(InboundMail.status == "quarantined")).all())
+
+
+def _without_key(subject: str) -> str:
+    """The player's subject without our ``ref KEY`` and what follows it: a reply to the
+    notice must not carry the command typed there a second time."""
+    found = SUBJECT_KEY_RE.search(subject)
+    return (subject[:found.start()] if found else subject).rstrip(" ·-")

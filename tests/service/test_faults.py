@@ -252,8 +252,8 @@ def test_a_player_whose_reply_waits_is_told_once_in_their_language(
     game = service.new_game("toy", ["ann@pbem.test", "bob@pbem.test"], seed=3)
     key = key_of(ctx, game, 0)
     with ctx.session() as s:
-        row, _ = store(s, ctx, mail("ann@pbem.test", f"play+{key}@pbem.test", "high",
-                                    subject="Re: [TOY #1] Your turn").as_bytes(), 1, "INBOX")
+        row, _ = store(s, ctx, mail("ann@pbem.test", "play@pbem.test", "",  # Apple Mail: typed in the subject
+                                    subject=f"Re: [TOY #1] Your turn · ref {key} high").as_bytes(), 1, "INBOX")
     faults.mode = "full"
     assert row.id is not None and service.pipeline.process(row.id) == "deferred"
     assert asyncio.run(service.tell_waiting_players()) == 0  # not waiting long yet
@@ -261,7 +261,7 @@ def test_a_player_whose_reply_waits_is_told_once_in_their_language(
     assert asyncio.run(service.tell_waiting_players()) == 1
     assert asyncio.run(service.tell_waiting_players()) == 0  # once per mail
     (notice,) = [parse(raw) for raw in fetch_all(mail_stack, "ann@pbem.test", "pw")]
-    assert str(notice["Subject"]).startswith("Đã nhận, sẽ xử lý sớm")
+    assert str(notice["Subject"]) == "Đã nhận, sẽ xử lý sớm: Re: [TOY #1] Your turn"  # no key, no command
     assert "không cần gửi lại" in text_of(notice) and notice["In-Reply-To"] == "<m1@x.test>"
     faults.mode = ""
     assert service.pipeline.process(row.id) == "applied"
