@@ -6,7 +6,8 @@ Afterwards every reply is applied exactly once, no mail is quarantined, no mail 
 player more than twice, and what the players saw (longest wait, copies) is printed per fault.
 
 - SQLite: a full database (``max_page_count``, tests.support.dbfaults) and a read-only one.
-- PostgreSQL: the server stopped and started again, and switched to read-only transactions.
+- PostgreSQL: its disk full (a small private tmpfs filled by a file), the server stopped and
+  started again, and switched to read-only transactions.
 
 Plus one quick test in the default run: after Dovecot comes back, mail that arrived before
 the IMAP watcher reconnected is picked up by its catch-up search, not the next poll.
@@ -292,7 +293,7 @@ def test_faults_on_dovecot_and_sqlite(dovecot_stack: Any, tmp_path: Path) -> Non
 @pytest.mark.slow
 @pytest.mark.postgres
 def test_faults_on_dovecot_and_postgresql(dovecot_stack: Any, tmp_path: Path) -> None:
-    pg = postgres_server()
+    pg = postgres_server(disk_mb=160)
     try:
         world = World.create(dovecot_stack, tmp_path, database_url=pg.url)
 
@@ -305,7 +306,11 @@ def test_faults_on_dovecot_and_postgresql(dovecot_stack: Any, tmp_path: Path) ->
                 conn.execute("SELECT pg_reload_conf()")
 
         def plan(table: Table) -> list[Fault]:
+            full = [Fault("PostgreSQL disk full (tmpfs)", pg.fill_disk, pg.free_disk, seconds=20, kill_after=8)]
+            if not pg.own_disk:
+                print("no private tmpfs could be mounted here: the full-disk fault is left out")
             return [
+                *(full if pg.own_disk else []),
                 Fault("PostgreSQL stopped", pg.stop, pg.start, seconds=20, kill_after=8),
                 Fault("PostgreSQL read-only", lambda: read_only(True), lambda: read_only(False),
                       seconds=15, kill_after=7),
