@@ -157,6 +157,17 @@ HELP = {
 }
 
 
+def _letter(index: int) -> str:
+    """``a``, ``b``, … ``z``, ``aa``, ``ab``: list positions on the board that cannot be taken
+    for menu lines (``  1. …``), since a bare number always means the menu."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
 def _t(key: str, lang: str) -> str:
     en, vi = L[key]
     return vi if lang == "vi" else en
@@ -209,23 +220,23 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                 lines.append(f"    Token {t['name_vi' if vi else 'name']}: {t['vi' if vi else 'en']}")
     if view["fight_deck"]:
         lines.append(f"{_t('deck', lang)}:")
-        for i, c in enumerate(view["fight_deck"], 1):
-            lines.append(f"  {i}. {c['fighter']} «{c['name']}» [{c['id']}] — {c['vi' if vi else 'en']}")
+        for i, c in enumerate(view["fight_deck"]):
+            lines.append(f"  {_letter(i)}) {c['fighter']} «{c['name']}» [{c['id']}] — {c['vi' if vi else 'en']}")
     if view["draw"]:
         lines.append(f"{_t('draw', lang)}:")
-        for i, c in enumerate(view["draw"], 1):
-            lines.append(f"  {i}. {c['fighter']} «{c['name']}» [{c['id']}] — {c['vi' if vi else 'en']}")
+        for i, c in enumerate(view["draw"]):
+            lines.append(f"  {_letter(i)}) {c['fighter']} «{c['name']}» [{c['id']}] — {c['vi' if vi else 'en']}")
     if view["my_choice"]:
         lines.append(f"{_t('choice', lang)}: {view['my_choice']}")
     if view["last_fight"]:
         lines.append(f"{_t('last', lang)}:")
-        for k, turn in enumerate(view["last_fight"], 1):
+        for k, turn in enumerate(view["last_fight"]):
             shown = " | ".join(
                 f"{names[t]}: " + (f"{c['fighter']} «{c['name']}»" if c else "—")
                 + (" ✗" if turn["cancelled"][t] else "")
                 for t, c in enumerate(turn["cards"])
             )
-            lines.append(f"  {k}. {shown}")
+            lines.append(f"  {_letter(k)}) {shown}")
     if any(view["bonuses"]):
         lines.append(f"{_t('bonus', lang)}: " + "; ".join(
             f"{names[t]}: {' '.join(b)}" for t, b in enumerate(view["bonuses"]) if b))

@@ -39,7 +39,7 @@ def serve(config: ConfigOpt = None, verbose: bool = typer.Option(False, "--verbo
     settings = _settings(config)
 
     async def main() -> None:
-        service = Service(settings)
+        service = await Service.when_ready(settings)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, service.stop)
