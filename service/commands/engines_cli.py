@@ -17,8 +17,9 @@ from service.selfplay import NAMES, Summary, play_game
 console = Console()
 
 
-def _parse_options(pairs: list[str] | None) -> dict[str, Any]:
-    """``--option version=master`` → ``{"version": "master"}`` (ints and booleans converted)."""
+def _parse_options(pairs: list[str] | None, engine: Engine[Any]) -> dict[str, Any]:
+    """``--option version=master`` → ``{"version": "master"}`` (ints and booleans converted),
+    checked against the engine's options: a bad name or value is a one-line usage error."""
     out: dict[str, Any] = {}
     for pair in pairs or []:
         if "=" not in pair:
@@ -30,6 +31,10 @@ def _parse_options(pairs: list[str] | None) -> dict[str, Any]:
         elif raw.lstrip("-").isdigit():
             value = int(raw)
         out[name.strip()] = value
+    try:
+        engine.resolve_options(out)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--option") from exc
     return out
 
 
@@ -54,7 +59,7 @@ def selfplay(
     engine = _engine(engine_id)
     n = players or (4 if engine.id == "tac" else engine.max_players)
     lineup = [b.strip() for b in bots.split(",") if b.strip()]
-    options = _parse_options(option)
+    options = _parse_options(option, engine)
     summary = Summary()
     started = time.perf_counter()
     with Progress(console=console, transient=True) as progress:
@@ -110,7 +115,7 @@ def play(
     """
     engine = _engine(engine_id)
     n = players or (4 if engine.id == "tac" else engine.min_players)
-    state = engine.new_game(NAMES[:n], _parse_options(option), seed)
+    state = engine.new_game(NAMES[:n], _parse_options(option, engine), seed)
     while engine.to_act(state):
         seat = min(engine.to_act(state))
         view = engine.view(state, seat)
