@@ -149,6 +149,10 @@ def test_TAC_39_after_the_seven_home_marble_steps_forward_and_back() -> None:
     # a marble on H4 is judged stuck only at the end too; the other cards are unchanged (TAC-35)
     assert commands(position("AH4", {0: ["7"]}, seven_stuck="after-the-seven")) == {"7 a1:7>h1", "7 a1:7>h3"}
     assert commands(position("AH1 AH3", {0: ["2"]}, seven_stuck="after-the-seven")) == {"discard 2"}
+    # the mail tells the players which reading the game plays
+    assert "forward and back" in E.render_view(E.view(s, 0), "en")
+    assert "tiến rồi lùi" in E.render_view(E.view(s, 0), "vi")
+    assert "Variant" not in E.render_view(E.view(position("AH1", {0: ["7"]}), 0), "en")
 
 
 def test_TAC_39_after_the_seven_needs_both_ways() -> None:
