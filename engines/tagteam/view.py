@@ -39,7 +39,7 @@ def fighter_summary(content: Content, fid: str) -> dict[str, Any]:
                    "en": words.card_text(content, c, "en"), "vi": words.card_text(content, c, "vi")} for c in f.cards],
         "tokens": [token_rule(content, t) for t in f.tokens],
         "special": {"en": f.special_name, "vi": words.special_name(f, "vi")} if f.special_max else None,
-        "track": track_words(content, f, side),
+        "max": side.max_hp, "start": side.start, "icons": track_words(content, f, side),
         "flip": {lang: words.flip_text(content, f, side, lang) for lang in words.LANGS} if side.flip_when else None,
     }
 
@@ -220,9 +220,8 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     if view["hand"]:
         lines.append(f"{_t('hand', lang)}:")
         for h in view["hand"]:
-            start, top = h["hp"].split("/")
-            track = render_track({"icons": h.get("track", []), "max": top, "start": start}, lang)
-            lines.append(f"  {h['name']} ({h['id']}): {_t('power', lang)} {h['power']}, {_t('hp', lang)} {h['hp']} {track}")
+            track = f" {render_track(h, lang)}" if "max" in h else ""
+            lines.append(f"  {h['name']} ({h['id']}): {_t('power', lang)} {h['power']}, {_t('hp', lang)} {h['hp']}{track}")
             if h.get("flip"):
                 lines.append(f"    {h['flip'][lang]}")
             for c in h["cards"]:
