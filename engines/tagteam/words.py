@@ -83,11 +83,11 @@ def who(v: Voice, target: str) -> str:
         return ""
     third = v.me()
     if v.vi:
-        table = {"partner": "đồng đội" + (f" của {third}" if third else ""),
-                 "opponent": "đối thủ" + (f" của {third}" if third else ""),
+        table = {"partner": "đồng đội" + (" của mình" if third else ""),
+                 "opponent": "đối thủ" + (" của mình" if third else ""),
                  "opponent_partner": "đồng đội của đối thủ", "opponents": "cả hai đối thủ"}
     else:
-        pre = f"{third}'s" if third else "your"
+        pre = (v.poss_en or "their") if third else "your"
         table = {"partner": f"{pre} partner", "opponent": f"{pre} opponent",
                  "opponent_partner": f"{pre} opponent's partner", "opponents": "both opponents"}
     if target.startswith("holder:"):
@@ -303,8 +303,8 @@ def join_and(v: Voice, parts: list[str]) -> str:
         return "".join(parts)
     me = v.me()
     if me:  # "Bödvar gains 1 Power and heals 3", not "... and Bödvar heals 3"
-        parts = [parts[0], *(p[len(me) + 1:] if p.startswith(f"{me} ") and parts[0].startswith(f"{me} ") else p
-                             for p in parts[1:])]
+        parts = [parts[0], *(p[len(me) + 1:] if p.startswith(f"{me} ") and q.startswith(f"{me} ") else p
+                             for q, p in zip(parts, parts[1:], strict=False))]
     word = " và " if v.vi else " and "
     return ", ".join(parts[:-1]) + word + parts[-1]
 
