@@ -17,6 +17,7 @@ icon, a flip or a token's upkeep, a named fighter ("Bödvar", "its holder") in t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from engines.tagteam.content import Act, Card, Condition, Content, Fighter, Quantity, Side, TokenKind
 
@@ -304,7 +305,7 @@ def join_and(v: Voice, parts: list[str]) -> str:
     me = v.me()
     if me:  # "Bödvar gains 1 Power and heals 3", not "... and Bödvar heals 3"
         parts = [parts[0], *(p[len(me) + 1:] if p.startswith(f"{me} ") and q.startswith(f"{me} ") else p
-                             for q, p in zip(parts, parts[1:], strict=False))]
+                             for q, p in pairwise(parts))]
     word = " và " if v.vi else " and "
     return ", ".join(parts[:-1]) + word + parts[-1]
 
