@@ -24,7 +24,7 @@ from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
@@ -518,10 +518,16 @@ class Pipeline:
             if row.status != "new":  # another worker finished it while we waited for the game
                 return row.status
 
+            known: dict[str, Any] = {}  # game and seat, once the route names them (for the log line)
+
             def finish(status: str, error: str | None = None, stage: str | None = None) -> str:
                 row.status, row.error, row.stage = status, error, stage
                 row.processed_at = ctx.clock.now()
                 s.commit()
+                # one line per mail, after its commit: what an operator greps for
+                log.info("mail %s %s from %s game=%s seat=%s: %s%s", inbound_id, row.message_id, row.sender,
+                         known.get("game", "-"), known.get("seat", "-"), status,
+                         f" [{stage}: {error}]" if error else "")
                 return status
 
             self.stage = "parse"
@@ -536,6 +542,8 @@ class Pipeline:
             self.stage = "route"
             try:
                 where = route(s, ctx, msg)
+                if where.info is not None:
+                    known.update(game=where.info.game_id, seat=where.info.seat)
             except Rejected as exc:
                 self._answer_rejection(s, sender, exc)
                 return finish("rejected", str(exc), "route")
