@@ -311,6 +311,11 @@ class Engine(ABC, Generic[S]):
     def outcome(self, state: S) -> Outcome | None:
         """``None`` while the game runs."""
 
+    def score(self, state: S) -> Mapping[Seat, float] | None:
+        """How well each seat stands, 0..1, for adjudicating an unfinished game (a league round
+        whose time is up); ``None`` when the game has no fair way to score a position."""
+        return None
+
     def bots(self) -> Mapping[str, Bot[S]]:
         """Named bots; at least ``random`` and ``heuristic``."""
         return {}

@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     max_text_chars: int = Field(default=2_000_000, ge=1000)
     max_send_attempts: int = Field(default=8, ge=1)
     max_crashes: int = Field(default=3, ge=1)
+    #: a reply that waits this long for a passing fault (full disk, database away) gets a
+    #: "received, will be applied as soon as possible" notice
+    delay_notice_seconds: float = Field(default=180.0, gt=0)
     turn_hours: float = Field(default=72.0, gt=0)
     # -- the default deadline policy of a new game (``service.store.policy.DeadlinePolicy``)
     #: reminders this many hours before a deadline (one merged mail per player and sweep)

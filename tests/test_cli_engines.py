@@ -33,6 +33,14 @@ def test_a_wrong_option_is_a_one_line_error_not_a_traceback() -> None:
         assert "Invalid value for --option" in result.output and "Traceback" not in result.output
 
 
+def test_selfplay_and_play_refuse_a_bad_option_in_one_line() -> None:
+    for command in (["selfplay", "toy"], ["play", "toy"]):
+        for option in ("rounds=lots", "colour=red"):
+            result = runner.invoke(app, [*command, "--option", option])
+            assert result.exit_code == 2, result.output
+            assert "Invalid value for --option" in result.output and "Traceback" not in result.output
+
+
 def test_selfplay_is_reproducible_from_its_seed() -> None:
     a = play_game(TOY, 3, 42, ["random"], keep_log=True)
     b = play_game(TOY, 3, 42, ["random"], keep_log=True)

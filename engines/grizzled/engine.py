@@ -17,7 +17,7 @@ from engines.bots import RandomBot, bot_rng
 from engines.contract import Action, Bot, Choice, Engine, Event, IllegalCommand, Option, Outcome, Seat, Text
 from engines.grizzled import commands, rules
 from engines.grizzled.bots import CoopBot
-from engines.grizzled.setup import CHARACTER_MODES, new_state
+from engines.grizzled.setup import CHARACTER_MODES, TRIALS_PILE_SIZE, new_state
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
 from engines.grizzled.view import build_view, render, seat_must_act
 
@@ -109,6 +109,12 @@ class GrizzledEngine(Engine[GrizzledState]):
         reason = rules.REASONS[state.reason]
         winners = frozenset(range(state.n)) if state.result == "won" else frozenset()
         return Outcome(winners, False, reason)
+
+    def score(self, state: GrizzledState) -> Mapping[Seat, float] | None:
+        """The team's progress, the same for every seat (co-operative): 1 for a win, else how
+        much of the Trials pile is gone (the Trials are what the team must get through)."""
+        progress = 1.0 if state.result == "won" else 1.0 - len(state.trials) / TRIALS_PILE_SIZE
+        return {seat: round(min(max(progress, 0.0), 1.0), 3) for seat in range(state.n)}
 
     def bots(self) -> Mapping[str, Bot[GrizzledState]]:
         return {"random": RandomBot(), "heuristic": CoopBot(), "coop": CoopBot()}

@@ -130,7 +130,11 @@ def forward_dests(board: Board, marble: int, n: int, ring: dict[int, int] | None
 
 
 def backward_dests(board: Board, marble: int, n: int = 4, ring: dict[int, int] | None = None) -> list[int]:
-    """Destinations of the 4 (TAC-41, TAC-38): ring marbles only, never out of a home."""
+    """Destinations of the 4 (TAC-41, TAC-38): ring marbles only, never out of a home.
+
+    A non-fresh marble may pass backward onto its own start field and on into its home
+    (S → H1 → …); one standing on its start field goes straight in (a0 → AH4).
+    """
     p = board.pos[marble]
     if not 0 <= p < HOME:
         return []
@@ -141,7 +145,7 @@ def backward_dests(board: Board, marble: int, n: int = 4, ring: dict[int, int] |
     if rules.FOUR_MAY_ENTER_HOME and not board.fresh[marble]:
         to_start = (p - start(owner(marble))) % RING_SIZE
         rest = n - to_start
-        if to_start > 0 and 1 <= rest <= HOME_SIZE and all(
+        if 1 <= rest <= HOME_SIZE and all(
             (p - k) % RING_SIZE not in occupied for k in range(1, to_start + 1)
         ):
             taken = board.home_taken(owner(marble))

@@ -3,8 +3,8 @@
 Layout: ``cards`` (+ ``cards.toml``, the deck as data), ``board`` (geometry, ordinary moves),
 ``seven`` (the 7), ``plays`` (what each card can do), ``dealing`` (deals, announcement, partner
 exchange), ``flow`` (turns, TAC, Devil, winning), ``commands`` (reading and writing commands), ``labels`` and
-``view`` (what people read), ``bots``, ``setup`` (positions for tests); every OPEN resolution
-lives in ``rules``.
+``view`` (what people read), ``bots``, ``setup`` (positions for tests), ``scenario`` (prepared
+deals: replaying recorded games); every OPEN resolution lives in ``rules``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,13 @@ from engines.tac.board import HOME, LETTERS, WAIT, Board, controlled_seat, marbl
 from engines.tac.bots import HeuristicBot
 from engines.tac.labels import label
 from engines.tac.plays import MARBLE_BY_NAME, action_card, part_text
-from engines.tac.rules import RANDOM_FIRST_DEALER, SEVEN_IN_HOME_CHOICES, SEVEN_IN_HOME_DEFAULT
+from engines.tac.rules import (
+    RANDOM_FIRST_DEALER,
+    SEVEN_IN_HOME_CHOICES,
+    SEVEN_IN_HOME_DEFAULT,
+    SEVEN_STUCK_CHOICES,
+    SEVEN_STUCK_DEFAULT,
+)
 from engines.tac.state import TacState
 from engines.tac.view import render, view
 
@@ -53,6 +59,8 @@ class TacEngine(Engine[TacState]):
                           ("base", "master")),
         "seven_in_home": Option(SEVEN_IN_HOME_DEFAULT, "may the 7 step backward inside a home (TAC-39)",
                                 SEVEN_IN_HOME_CHOICES),
+        "seven_stuck": Option(SEVEN_STUCK_DEFAULT, "inside a home, is a marble stuck after every step of a 7 "
+                              "or only once the 7 is finished (TAC-39)", SEVEN_STUCK_CHOICES),
     }
 
     # -- creating and storing -------------------------------------------------
@@ -175,7 +183,7 @@ class TacEngine(Engine[TacState]):
             # "7 a4 c3" without step numbers: colour letter + steps, as people write it
             raw = [(m[0], int(m[1]), e) if k == 0 and len(m) == 2 else (m, k, e) for m, k, e in raw]
         examples = [c for c in commands if c.startswith("7")][:6] or commands[:6]
-        both = flow.both_ways(state)
+        home = flow.home_steps(state)
         after = board
         done: list[tuple[int, int, int]] = []
         try:
@@ -183,8 +191,8 @@ class TacEngine(Engine[TacState]):
                 raise seven.SplitError("the parts must add up to 7 steps")
             for written, steps, end in raw:
                 # resolved part by part: after the fourth marble is home, letters mean the partner's
-                marble = self._seven_marble(after, who, written, steps, both, examples)
-                part, after = seven.simulate(after, who, [(marble, steps, end)], both, total=steps)
+                marble = self._seven_marble(after, who, written, steps, home, examples)
+                part, after = seven.simulate(after, who, [(marble, steps, end)], home, total=steps)
                 done.extend(part)
         except seven.SplitError as err:
             raise IllegalCommand(tr(f"Cannot carry out {text.strip()!r}: {err}. Examples: {', '.join(examples)}.",
@@ -197,13 +205,14 @@ class TacEngine(Engine[TacState]):
         return Action("seven", tuple(part_text(m, k, e) for m, k, e in done))
 
     @staticmethod
-    def _seven_marble(board: Board, seat: int, written: str, steps: int, both: bool, examples: list[str]) -> int:
+    def _seven_marble(board: Board, seat: int, written: str, steps: int, home: seven.HomeSteps,
+                     examples: list[str]) -> int:
         """A written marble: a full name, or a colour letter when one marble of it can take the steps."""
         if written in MARBLE_BY_NAME:
             return MARBLE_BY_NAME[written]
         ctrl = controlled_seat(board, seat)
         fits = [m for m in range(4 * ctrl, 4 * ctrl + 4) if marble_name(m).startswith(written)
-                and board.pos[m] != WAIT and seven.part_results(board, m, steps, both)[steps]]
+                and board.pos[m] != WAIT and seven.part_results(board, m, steps, home)[steps]]
         if len(fits) == 1:
             return fits[0]
         if not fits:
@@ -241,7 +250,7 @@ class TacEngine(Engine[TacState]):
             except (ValueError, KeyError):
                 raise IllegalCommand(tr(f"Bad 7 part {text!r}.", f"Phần lá 7 sai: {text!r}.")) from None
         try:
-            return seven.simulate(state.board, who, parts, flow.both_ways(state))[1]
+            return seven.simulate(state.board, who, parts, flow.home_steps(state))[1]
         except seven.SplitError as err:
             raise IllegalCommand(tr(f"That 7 split is not legal: {err}.", "Cách chia lá 7 này không hợp lệ.")) from None
 

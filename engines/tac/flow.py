@@ -16,15 +16,19 @@ from engines.tac.board import Board
 from engines.tac.dealing import names
 from engines.tac.labels import changes
 from engines.tac.plays import Context, Uses, action_card, card_uses
+from engines.tac.rules import SEVEN_IN_HOME_DEFAULT, SEVEN_STUCK_DEFAULT
+from engines.tac.seven import HomeSteps
 from engines.tac.state import TacState
 
 
-def both_ways(state: TacState) -> bool:
-    return state.options.get("seven_in_home", "both-ways") == "both-ways"
+def home_steps(state: TacState) -> HomeSteps:
+    """The game's TAC-39 options (states stored before ``seven_stuck`` existed read its default)."""
+    return HomeSteps(back=state.options.get("seven_in_home", SEVEN_IN_HOME_DEFAULT) == "both-ways",
+                     stuck_after=state.options.get("seven_stuck", SEVEN_STUCK_DEFAULT) == "after-the-seven")
 
 
 def context(state: TacState, seat: int) -> Context:
-    return Context(both_ways(state), bool(state.hands[(seat + 1) % 4]))
+    return Context(home_steps(state), bool(state.hands[(seat + 1) % 4]))
 
 
 # ---------------------------------------------------------------------------
@@ -32,11 +36,17 @@ def context(state: TacState, seat: int) -> Context:
 
 
 def tac_card(state: TacState) -> str | None:
-    """The card a TAC would take over now, or None when nothing may be undone (TAC-64, 70, 75, 80)."""
+    """The card a TAC would take over now, or None when nothing may be undone (TAC-64, 70, 75, 80).
+
+    After a discard the TAC takes over the discarded card's function, whatever the card — a
+    discarded Devil or Fool included (TAC-70, TAC-80); a played Devil or Fool cannot be taken over.
+    """
     rec = state.last
     if rec is None or rec.get("no_undo") or rec.get("eff") is None:
         return None
     eff = str(rec["eff"])
+    if rec.get("discarded"):
+        return eff
     if eff == "devil" or (eff == "fool" and not rules.TAC_AFTER_FOOL_PLAYABLE):
         return None
     return eff
@@ -88,7 +98,7 @@ def _legal(state: TacState, seat: int) -> Uses:
         victim = int(pending["victim"])
         out: Uses = {}
         for c in _distinct(state.hands[victim]):
-            if c == "tac":
+            if c == "tac" and not pending.get("after_fool"):  # TAC-81: turns the Devil around
                 out[Action("tac", ())] = None
                 continue
             uses = card_uses(board, victim, c, context(state, victim))
@@ -226,19 +236,30 @@ def play(state: TacState, seat: int, action: Action, after: Board | None) -> lis
         if action.kind == "tac":
             return _devil(state, victim, tac_answer=True)
         # TAC-80: a TAC may follow a Devil only through the victim's own TAC (TAC-81); the next
-        # player's "previous turn" is the victim's lost turn, which has no card to take over.
-        record = {"seat": victim, "eff": None, **_snapshot(state)}
+        # player's "previous turn" is the victim's lost turn, which has no card to take over —
+        # except that a player skipped by an 8 played on the victim's behalf may answer it (TAC-69).
+        record = {"seat": victim, "eff": "8" if action.kind == "skip" else None, **_snapshot(state)}
         events = [Event(tr(f"{names(state, seat)} picks {cardlib.name(card)} from {names(state, victim)}'s hand.",
                            f"{names(state, seat)} chọn lá {cardlib.name(card, 'vi')} trên tay {names(state, victim)}."))]
-        return events + _carry_out(state, victim, action, card, before, after, record)
+        events += _carry_out(state, victim, action, card, before, after, record)
+        if action.kind == "fool" and state.phase == "play" and state.turn == victim:
+            # TAC-59: the Devil's player makes the Fool's choices too, so the extra turn the Fool
+            # gives is theirs to play, on the victim's behalf, from the victim's new hand
+            state.turn = seat
+            state.pending = {"kind": "devil", "victim": victim, "after_fool": True}
+            events.append(Event(tr(f"{names(state, seat)} also plays {names(state, victim)}'s extra turn.",
+                                   f"{names(state, seat)} cũng đi thay {names(state, victim)} lượt thêm đó.")))
+        return events
     card = action_card(action)
     state.hands[seat].remove(card)
     state.pile.append(card)
     if action.kind == "tac":
         return _tac(state, seat)
     if action.kind == "discard":
-        eff = (state.last or {}).get("eff") if card == "tac" else card
-        record = {"seat": seat, "eff": eff, **_snapshot(state)}
+        # TAC-70: a later TAC takes over the discarded card's function (nothing is undone); for a
+        # discarded TAC, the function of the card that TAC would have taken over
+        eff = tac_card(state) if card == "tac" else card
+        record = {"seat": seat, "eff": eff, "discarded": True, **_snapshot(state)}
         state.last_play = {"seat": seat, "card": card, "discard": True}
         who = names(state, seat)
         ev = Event(tr(f"{who} discards {cardlib.name(card)} without effect.",
@@ -288,6 +309,9 @@ def _tac(state: TacState, seat: int) -> list[Event]:
     who = names(state, seat)
     undone = names(state, int(rec["seat"]))
     state.last_play = {"seat": seat, "card": "tac", "discard": False}
+    if rec.get("discarded"):  # TAC-70: nothing is undone
+        return [Event(tr(f"{who} plays TAC on {undone}'s discard: {who} now uses the {cardlib.name(eff)}.",
+                         f"{who} đánh lá TAC lên lá bỏ của {undone}: {who} dùng lá {cardlib.name(eff, 'vi')}."))]
     return [Event(tr(f"{who} plays TAC: {undone}'s turn is undone; {who} now uses the {cardlib.name(eff)}.",
                      f"{who} đánh lá TAC: lượt của {undone} bị hủy; {who} dùng lá {cardlib.name(eff, 'vi')}."))]
 

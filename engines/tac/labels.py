@@ -39,6 +39,9 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
         rec = state.last or {}
         card = str(rec.get("eff"))
         who = names[int(rec.get("seat", seat))]
+        if rec.get("discarded"):  # TAC-70: nothing to undo, only the card's function
+            return tr(f"TAC: nothing to undo; use the {cardlib.name(card)} of {who}'s discard",
+                      f"TAC: không có gì để hủy; dùng lá {cardlib.name(card, 'vi')} từ lá bỏ của {who}")
         return tr(f"TAC: undo {who}'s turn and use its {cardlib.name(card)}",
                   f"TAC: hủy lượt của {who} và dùng lá {cardlib.name(card, 'vi')}")
     if kind == "devil":

@@ -39,7 +39,7 @@ MARBLE_BY_NAME: dict[str, int] = {marble_name(m): m for m in range(16)}
 class Context:
     """What besides the marbles decides a card's uses."""
 
-    both_ways: bool  # TAC-39 option
+    home: seven.HomeSteps  # TAC-39 options: how the 7 steps inside a home
     next_has_cards: bool  # TAC-51: may the 8 skip the next player?
 
 
@@ -74,7 +74,7 @@ def _open(board: Board, ctrl: int, card: str, uses: Uses) -> None:
 
 
 def _sevens(board: Board, seat: int, ctx: Context, uses: Uses) -> None:
-    for parts, after in seven.outcomes(board, seat, ctx.both_ways).values():
+    for parts, after in seven.outcomes(board, seat, ctx.home).values():
         uses[Action("seven", tuple(part_text(m, k, e) for m, k, e in parts))] = after
 
 

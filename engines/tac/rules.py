@@ -36,6 +36,12 @@ FOUR_MAY_ENTER_HOME = True
 # TAC-39: the 7 inside the home: "both-ways" (default) or "forward-only". This is an engine option.
 SEVEN_IN_HOME_DEFAULT = "both-ways"
 SEVEN_IN_HOME_CHOICES = ("both-ways", "forward-only")
+# TAC-39 (amended): is a home marble with no empty field ahead stuck after every single step of
+# the 7 ("each-step", default, the seed's reading) or only once the whole 7 is finished
+# ("after-the-seven", as the online platform plays it: a home marble may step forward and back
+# to spend steps although the fields beyond are taken). This is an engine option too.
+SEVEN_STUCK_DEFAULT = "each-step"
+SEVEN_STUCK_CHOICES = ("each-step", "after-the-seven")
 
 # TAC-48: steps left after the 7 brings the player's fourth marble home go to the partner's marbles.
 SEVEN_LEFTOVER_TO_PARTNER = True

@@ -24,6 +24,7 @@ def position(
     turn: int = 0,
     version: str = "base",
     seven_in_home: str = "both-ways",
+    seven_stuck: str = "each-step",
     dealer: int | None = None,
     deck: Sequence[str] = ("2",) * 20,
 ) -> TacState:
@@ -60,7 +61,8 @@ def position(
         raise ValueError("two marbles on one ring field")
     given = dict(hands or {})
     return TacState(
-        players=list(NAMES), options={"version": version, "seven_in_home": seven_in_home}, rng=12345,
+        players=list(NAMES), options={"version": version, "seven_in_home": seven_in_home,
+                                       "seven_stuck": seven_stuck}, rng=12345,
         deck=list(deck), pile=[], hands=[list(given.get(p, [])) for p in range(4)], pos=pos, fresh=fresh,
         dealer=(turn - 1) % 4 if dealer is None else dealer, deals=1, shuffle_deal=1, phase="play", turn=turn,
     )

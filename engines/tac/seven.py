@@ -3,23 +3,39 @@
 A split is an ordered list of parts ``(marble, steps, end)``; each part is checked in the
 position the earlier parts left (TAC-47). On the ring every single step knocks whatever
 stands on the field it reaches (TAC-45); into and inside a home no marble is passed or
-knocked (TAC-46). With ``both_ways`` an unlocked home marble may also step backward (TAC-39).
+knocked (TAC-46). ``HomeSteps`` holds the two TAC-39 options: whether a home marble may also
+step backward, and whether a marble with no empty field ahead is stuck after every single step
+or only once the whole 7 is finished.
 
-``outcomes`` lists one canonical split per distinct resulting position (different orders that
-end in the same position are the same move for the players), trying each marble once per
-split; ``simulate`` checks any written split, so a player may also write unusual orders.
+``outcomes`` lists every distinct resulting position once (different splits that end in the
+same position are the same move for the players), with one canonical split: the fewest parts,
+then the first in marble/step order. The search lets a marble move again after another one
+has, so it reaches every position some written split reaches (tests compare it with a
+step-by-step enumeration). ``simulate`` checks any written split, so a player may also write
+other orders or single steps.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from engines.tac import rules
 from engines.tac.board import HOME, WAIT, Board, controlled_seat, owner, start
 from engines.tac.rules import HOME_SIZE, RING_SIZE
 
 Part = tuple[int, int, int]  # marble, steps, end field
+Key = tuple[tuple[int, ...], tuple[bool, ...]]
 
 
-def _steps_from(board: Board, marble: int, both_ways: bool) -> list[Board]:
+@dataclass(frozen=True)
+class HomeSteps:
+    """How a 7 steps inside a home (TAC-39, options ``seven_in_home`` and ``seven_stuck``)."""
+
+    back: bool = True  # "both-ways": a home marble may step backward too
+    stuck_after: bool = False  # "after-the-seven": stuck is judged only once the 7 is finished
+
+
+def _steps_from(board: Board, marble: int, home: HomeSteps) -> list[Board]:
     """Every position after one single step of ``marble``."""
     p = board.pos[marble]
     seat = owner(marble)
@@ -34,32 +50,34 @@ def _steps_from(board: Board, marble: int, both_ways: bool) -> list[Board]:
         nxt.fresh[marble] = False
         out.append(nxt)
         if p == start(seat) and not board.fresh[marble] and not board.home_taken(seat)[0]:
-            home = board.copy()
-            home.pos[marble] = HOME
-            out.append(home)
+            into = board.copy()
+            into.pos[marble] = HOME
+            out.append(into)
         return out
     if p >= HOME:
         i = p - HOME
         taken = board.home_taken(seat)
-        unlocked = i + 1 < HOME_SIZE and not taken[i + 1]
-        if unlocked:
+        ahead = i + 1 < HOME_SIZE and not taken[i + 1]  # not stuck (TAC-35)
+        if ahead:
             fwd = board.copy()
             fwd.pos[marble] = p + 1
             out.append(fwd)
-            if both_ways and i > 0 and not taken[i - 1]:
-                back = board.copy()
-                back.pos[marble] = p - 1
-                out.append(back)
+        # backward: never out of the home, never over a marble; a stuck marble may not move,
+        # unless stuck is judged only after the whole 7 (TAC-39)
+        if home.back and i > 0 and not taken[i - 1] and (ahead or home.stuck_after):
+            back = board.copy()
+            back.pos[marble] = p - 1
+            out.append(back)
     return out
 
 
-def part_results(board: Board, marble: int, max_steps: int, both_ways: bool) -> list[list[Board]]:
+def part_results(board: Board, marble: int, max_steps: int, home: HomeSteps) -> list[list[Board]]:
     """``result[k]`` = distinct positions after exactly ``k`` single steps of ``marble``."""
     layers: list[list[Board]] = [[board]]
     for _ in range(max_steps):
-        seen: dict[tuple[tuple[int, ...], tuple[bool, ...]], Board] = {}
+        seen: dict[Key, Board] = {}
         for b in layers[-1]:
-            for nb in _steps_from(b, marble, both_ways):
+            for nb in _steps_from(b, marble, home):
                 seen.setdefault(nb.key(), nb)
         layers.append(list(seen.values()))
         if not seen:
@@ -69,35 +87,43 @@ def part_results(board: Board, marble: int, max_steps: int, both_ways: bool) -> 
     return layers
 
 
-def outcomes(board: Board, seat: int, both_ways: bool, total: int = 7) -> dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple[tuple[Part, ...], Board]]:
-    """One canonical split per distinct end position (first found in marble/step order)."""
-    results: dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple[tuple[Part, ...], Board]] = {}
-    visited: set[tuple[tuple[int, ...], tuple[bool, ...], int, frozenset[int]]] = set()
-    # the same position is reached with different "used" sets: its single-marble results are shared
-    parts_cache: dict[tuple[tuple[tuple[int, ...], tuple[bool, ...]], int], list[list[Board]]] = {}
+def outcomes(board: Board, seat: int, home: HomeSteps, total: int = 7) -> dict[Key, tuple[tuple[Part, ...], Board]]:
+    """Every reachable end position with its canonical split (fewest parts, then marble/step order).
 
-    def rec(b: Board, left: int, used: frozenset[int], parts: tuple[Part, ...]) -> None:
-        if left == 0:
-            results.setdefault(b.key(), (parts, b))
-            return
-        memo = (*b.key(), left, used)
-        if memo in visited:
-            return
-        visited.add(memo)
-        ctrl = _controller(b, board, seat)
-        key = b.key()
-        for m in range(4 * ctrl, 4 * ctrl + 4):
-            if m in used or b.pos[m] == WAIT:
-                continue
-            cached = parts_cache.get((key, m))
-            if cached is None or len(cached) <= left:
-                cached = parts_cache[(key, m)] = part_results(b, m, left, both_ways)
-            layers = cached
-            for k in range(1, left + 1):
-                for nb in layers[k]:
-                    rec(nb, left - k, used | {m}, (*parts, (m, k, nb.pos[m])))
-
-    rec(board, total, frozenset(), ())
+    Breadth-first over the number of parts: a position with ``left`` steps still to go is
+    expanded once, from the first split that reached it. Two parts of one marble in a row are
+    never needed (the merged part reaches the same positions), but a marble may move again
+    after another one has.
+    """
+    results: dict[Key, tuple[tuple[Part, ...], Board]] = {}
+    reached: set[tuple[Key, int]] = {(board.key(), total)}
+    layer: list[tuple[tuple[Part, ...], Board, int]] = [((), board, total)]
+    # a position is reached with different amounts left: its single-marble results are shared
+    parts_cache: dict[tuple[Key, int], list[list[Board]]] = {}
+    while layer:
+        following: list[tuple[tuple[Part, ...], Board, int]] = []
+        for parts, b, left in layer:
+            ctrl = _controller(b, board, seat)
+            key = b.key()
+            last = parts[-1][0] if parts else None
+            for m in range(4 * ctrl, 4 * ctrl + 4):
+                if m == last or b.pos[m] == WAIT:
+                    continue
+                cached = parts_cache.get((key, m))
+                if cached is None or len(cached) <= left:
+                    cached = parts_cache[(key, m)] = part_results(b, m, left, home)
+                for k in range(1, left + 1):
+                    for nb in cached[k]:
+                        nkey = nb.key()
+                        if (nkey, left - k) in reached:
+                            continue
+                        reached.add((nkey, left - k))
+                        split = (*parts, (m, k, nb.pos[m]))
+                        if k == left:
+                            results[nkey] = (split, nb)
+                        else:
+                            following.append((split, nb, left - k))
+        layer = following
     return results
 
 
@@ -110,7 +136,7 @@ class SplitError(ValueError):
     """A written split cannot be carried out; the message says which part fails."""
 
 
-def simulate(board: Board, seat: int, parts: list[tuple[int, int, int | None]], both_ways: bool,
+def simulate(board: Board, seat: int, parts: list[tuple[int, int, int | None]], home: HomeSteps,
              total: int = 7) -> tuple[tuple[Part, ...], Board]:
     """Carry out a written split; ``end`` None means "the ring field the steps reach"."""
     if sum(k for _, k, _ in parts) != total:
@@ -124,7 +150,7 @@ def simulate(board: Board, seat: int, parts: list[tuple[int, int, int | None]], 
             raise SplitError("that marble is not yours to move now")
         if b.pos[marble] == WAIT:
             raise SplitError("that marble is in its waiting area")
-        ends = part_results(b, marble, k, both_ways)[k]
+        ends = part_results(b, marble, k, home)[k]
         if end is None:
             chosen = [nb for nb in ends if 0 <= nb.pos[marble] < HOME] or ends
         else:

@@ -132,6 +132,15 @@ def render(view_: Mapping[str, Any], lang: str) -> str:
                         f"Bạn là {players[you]} (màu {LETTERS[you]})."))
     lines.append(_t(lang, f"Deal {view_['deal']}, dealer {players[view_['dealer']]}.",
                     f"Ván chia {view_['deal']}, người chia {players[view_['dealer']]}."))
+    options = view_["options"]
+    if options.get("seven_in_home") == "forward-only":
+        lines.append(_t(lang, "Variant: a 7 moves marbles inside a home forward only.",
+                        "Biến thể: lá 7 chỉ cho bi trong nhà đi tiến."))
+    elif options.get("seven_stuck") == "after-the-seven":
+        lines.append(_t(lang, "Variant: inside a home a 7 may step a marble forward and back; it counts as stuck "
+                              "only once the 7 is finished.",
+                        "Biến thể: trong nhà, lá 7 có thể cho bi tiến rồi lùi; bi chỉ bị coi là kẹt khi đã "
+                        "đi hết lá 7."))
     said = ", ".join(f"{players[p]}: " + (_t(lang, "I can", "Tôi có thể") if c else _t(lang, "I can't", "Tôi không thể"))
                      for p, c in enumerate(view_["announcements"]))
     lines.append(_t(lang, "Announcements: ", "Thông báo: ") + said)

@@ -20,7 +20,7 @@ from engines.rng import Rng
 from engines.tagteam.content import Content
 from engines.tagteam.fight import CancelNote, Resolver, TurnReport, Undone
 from engines.tagteam.state import FighterState, TTState
-from engines.tagteam.view import describe_act
+from engines.tagteam.words import instant_text
 
 DRAFT_MODES = ("standard", "competitive", "free", "random", "first_game")
 SIMULTANEOUS = ("draft1", "draft2", "free", "setup", "build")
@@ -222,8 +222,9 @@ def cancel_text(content: Content, s: TTState, note: CancelNote) -> Text:
         parts_en.append("reverted " + ", ".join(i.en for i in items))
         parts_vi.append("hoàn tác " + ", ".join(i.vi for i in items))
     if note.skipped:
-        parts_en.append("skipped " + "; ".join(describe_act(a, "en") for a in note.skipped))
-        parts_vi.append("bỏ qua " + "; ".join(describe_act(a, "vi") for a in note.skipped))
+        fid = s.teams[note.team][s.active[note.team]].id  # the cancelled card's fighter
+        parts_en.append("skipped: " + instant_text(content, fid, tuple(note.skipped), "en"))
+        parts_vi.append("bỏ qua: " + instant_text(content, fid, tuple(note.skipped), "vi"))
     return Text(f"{en}: {'; '.join(parts_en)}", f"{vi}: {'; '.join(parts_vi)}")
 
 
@@ -321,9 +322,9 @@ def resolve_builds(content: Content, s: TTState) -> list[Event]:
             idx = fighter_index(s, seat, card.fighter)
             bonus.append((seat, idx, card.instant))
             s.bonuses[seat] = [fighter_name(content, card.fighter), *(a.source for a in card.instant)]
-            text = "; ".join(a.source for a in card.instant)
-            events.append(Event(tr(f"Instant Bonus for {s.players[seat]}'s {fighter_name(content, card.fighter)}: {text}.",
-                                   f"Thưởng tức thì cho {fighter_name(content, card.fighter)} của {s.players[seat]}: {text}.")))
+            en, vi = (instant_text(content, card.fighter, card.instant, lang) for lang in ("en", "vi"))
+            events.append(Event(tr(f"Instant Bonus for {s.players[seat]}'s {fighter_name(content, card.fighter)}: {en}.",
+                                   f"Thưởng tức thì cho {fighter_name(content, card.fighter)} của {s.players[seat]}: {vi}.")))
     s.pending = [None, None]
     if bonus:
         Resolver(content, s.teams, s.active, [None, None]).run_bonus(bonus)

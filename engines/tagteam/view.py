@@ -12,32 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.contract import Action
+from engines.tagteam import words
 from engines.tagteam.commands import format_action
-from engines.tagteam.content import Act, Card, Content, TokenKind
+from engines.tagteam.content import Content, ContentError, Fighter, Side, TokenKind, parse_act
 from engines.tagteam.state import TTState
-
-VERB_VI = {"attack": "Tấn công", "block": "Đỡ đòn", "heal": "Hồi máu", "power": "Sức mạnh",
-           "damage": "Sát thương trực tiếp", "token": "Token", "special": "Đặc biệt", "flip": "Lật bảng"}
-WORD_VI = {"if": "nếu", "by": "bởi", "=>": "⇒ Thành công:"}
-TARGET_VI = {"you": "bạn", "partner": "đồng đội", "opponent": "đối thủ",
-             "opponent_partner": "đồng đội đối thủ", "opponents": "cả hai đối thủ"}
-
-
-def describe_act(a: Act, lang: str) -> str:
-    """``attack opponents => power +1`` reads as it is written; Vietnamese names the verb."""
-    if lang != "vi":
-        return a.source
-    words = [VERB_VI.get(w, TARGET_VI.get(w, WORD_VI.get(w, w))) for w in a.source.split()]
-    return " ".join(words).replace("bởi đồng đội", "(đồng đội làm)")
-
-
-def describe_card(card: Card, lang: str) -> str:
-    then = " THEN " if lang != "vi" else " SAU ĐÓ "
-    text = then.join("; ".join(describe_act(a, lang) for a in seg) for seg in card.segments)
-    if card.instant:
-        text += (" | Instant Bonus: " if lang != "vi" else " | Thưởng tức thì: ") + \
-            "; ".join(describe_act(a, lang) for a in card.instant)
-    return text
+from engines.tagteam.words import ICON_LEGEND, sentence
 
 
 def card_view(content: Content, cid: str) -> dict[str, Any]:
@@ -45,7 +24,7 @@ def card_view(content: Content, cid: str) -> dict[str, Any]:
     if card is None:
         return {"id": cid, "name": cid, "fighter": "", "en": "", "vi": ""}
     return {"id": cid, "name": card.name, "fighter": content.fighters[card.fighter].name,
-            "en": describe_card(card, "en"), "vi": describe_card(card, "vi")}
+            "en": words.card_text(content, card, "en"), "vi": words.card_text(content, card, "vi")}
 
 
 def fighter_summary(content: Content, fid: str) -> dict[str, Any]:
@@ -57,21 +36,26 @@ def fighter_summary(content: Content, fid: str) -> dict[str, Any]:
     return {
         "id": fid, "name": f.name, "power": f.base_power, "hp": f"{side.start}/{side.max_hp}",
         "cards": [{"name": c.name, "frequency": c.frequency, "starting": c.starting,
-                   "en": describe_card(c, "en"), "vi": describe_card(c, "vi")} for c in f.cards],
-        "tokens": [token_rule(t) for t in f.tokens],
+                   "en": words.card_text(content, c, "en"), "vi": words.card_text(content, c, "vi")} for c in f.cards],
+        "tokens": [token_rule(content, t) for t in f.tokens],
+        "special": {"en": f.special_name, "vi": words.special_name(f, "vi")} if f.special_max else None,
+        "max": side.max_hp, "start": side.start, "icons": track_words(content, f, side),
+        "flip": {lang: words.flip_text(content, f, side, lang) for lang in words.LANGS} if side.flip_when else None,
     }
 
 
-def token_rule(t: TokenKind) -> dict[str, str]:
-    """A token's standing effect in one line per language (Sheriff: Attacks on its holder +1, ...)."""
-    en, vi = [f"{t.count} in the box, {t.start} at setup"], [f"{t.count} trong hộp, {t.start} khi thiết lập"]
-    if t.attack_taken:
-        en.append(f"each Attack on its holder {t.attack_taken:+d}")
-        vi.append(f"mỗi đòn Tấn công vào người giữ {t.attack_taken:+d}")
-    if t.upkeep:
-        en.append("end of every Turn, its holder: " + "; ".join(describe_act(a, "en") for a in t.upkeep))
-        vi.append("cuối mỗi Lượt, người giữ: " + "; ".join(describe_act(a, "vi") for a in t.upkeep))
-    return {"name": t.name, "name_vi": t.name_vi, "en": ", ".join(en), "vi": ", ".join(vi)}
+def token_rule(content: Content, t: TokenKind) -> dict[str, str]:
+    """A token's standing effect in words (Sheriff: each Attack on its holder deals 1 more damage)."""
+    return {"id": t.id, "name": t.name, "name_vi": t.name_vi,
+            "en": f"{words.token_text(content, t, 'en')} ({words.token_count_text(t, 'en')})",
+            "vi": f"{words.token_text(content, t, 'vi')} ({words.token_count_text(t, 'vi')})"}
+
+
+def track_words(content: Content, f: Fighter, side: Side) -> list[dict[str, Any]]:
+    """The icon spaces of a side, top first, each with what it does in both languages."""
+    return [{"space": space, **{lang: " + ".join(words.icon_text(content, f, i, lang) for i in icons)
+                                for lang in words.LANGS}}
+            for space, icons in sorted(side.icons.items(), reverse=True)]
 
 
 def board_view(content: Content, s: TTState) -> list[list[dict[str, Any]]]:
@@ -88,6 +72,12 @@ def board_view(content: Content, s: TTState) -> list[list[dict[str, Any]]]:
                 "token_names": {k: {"en": content.tokens[k].name, "vi": content.tokens[k].name_vi}
                                 for k in sorted(f.tokens) if k in content.tokens},
                 "track": {str(k): list(v) for k, v in sorted(side.icons.items(), reverse=True)},
+                "special_name_vi": words.special_name(fighter, "vi") if fighter.special_max else "",
+                "side_vi": words.side_name(side, "vi"),
+                "icons": track_words(content, fighter, side),
+                "flip": ({lang: words.flip_text(content, fighter, side, lang) for lang in words.LANGS}
+                         if side.flip_when else None),
+                "token_rules": [token_rule(content, content.tokens[k]) for k in sorted(f.tokens) if k in content.tokens],
             })
         out.append(rows)
     return out
@@ -107,8 +97,9 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
             for turn in s.last_fight
         ],
         "bonuses": [list(b) for b in s.bonuses],
+        "bonus_words": [bonus_words(content, b) for b in s.bonuses],
         "result": s.result,
-        "hand": [], "discards": [], "fight_deck": [], "draw": [], "my_choice": None,
+        "hand": [], "discards": [], "fight_deck": [], "draw": [], "my_choice": None, "starting": [],
     }
     if mine:
         assert seat is not None
@@ -118,9 +109,24 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
         view["discards"] = list(s.discards[seat])
         view["fight_deck"] = [card_view(content, c) for c in s.fight[seat]]
         view["draw"] = [card_view(content, c) for c in s.draw[seat]]
+        if s.phase == "setup":  # the order is chosen knowing what each Starting card does
+            view["starting"] = [card_view(content, content.fighters[f.id].starting_card.id) for f in s.teams[seat]]
         pending = s.pending[seat]
         view["my_choice"] = None if pending is None else format_action(Action.from_json(pending))
     return view
+
+
+def bonus_words(content: Content, bonus: list[str]) -> dict[str, str] | None:
+    """An announced Instant Bonus (``[fighter name, action, ...]`` in the state) in words."""
+    if not bonus:
+        return None
+    name, sources = bonus[0], bonus[1:]
+    fid = next((f.id for f in content.fighters.values() if f.name == name), "")
+    try:
+        acts = tuple(parse_act(src, "bonus") for src in sources)
+        return {lang: words.instant_text(content, fid, acts, lang) for lang in words.LANGS}
+    except (ContentError, KeyError, ValueError):
+        return {"en": name, "vi": name}
 
 
 # ---------------------------------------------------------------------------
@@ -134,6 +140,9 @@ L = {
     "hand": ("Fighters you may choose", "Võ sĩ bạn có thể chọn"), "choice": ("Your choice so far", "Lựa chọn hiện tại"),
     "waiting": ("waiting for", "đang chờ"), "over": ("Game over", "Hết trận"),
     "bonus": ("Instant Bonuses announced", "Thưởng tức thì đã công bố"),
+    "starting": ("Your Starting cards (`order 1 2` plays card 1 first)",
+                 "Thẻ Khởi đầu của bạn (`thứ tự 1 2` đánh thẻ 1 trước)"),
+    "turn": ("Turn", "Lượt"), "cancelled": ("cancelled", "bị hủy"), "nocard": ("no card left", "hết bài"),
 }
 PHASES = {
     "draft1": ("Draft: first pick", "Draft: lượt chọn đầu"), "draft2": ("Draft: second pick", "Draft: lượt chọn hai"),
@@ -162,15 +171,12 @@ def _t(key: str, lang: str) -> str:
     return vi if lang == "vi" else en
 
 
-ICON_VI = {"stop": "dừng", "cancel": "hủy"}
-
-
 def render_track(f: Mapping[str, Any], lang: str) -> str:
-    """The Health Track in one line: Max, Start and the spaces that carry icons."""
+    """The Health Track in one line: Max, Start and what each icon space does."""
     vi = lang == "vi"
-    marks = [f"{sp}:{'/'.join(ICON_VI.get(i, i) if vi else i for i in icons)}" for sp, icons in f["track"].items()]
-    head = f"tối đa {f['max']}, bắt đầu {f['start']}" if vi else f"{f['max']} max, start {f['start']}"
-    return f"[{head}; {', '.join(marks)}]"
+    marks = [f"{i['space']}: {i[lang]}" for i in f.get("icons", [])]
+    head = f"thanh máu tối đa {f['max']}, bắt đầu {f['start']}" if vi else f"track {f['max']} max, start {f['start']}"
+    return f"[{head}; {'; '.join(marks)}]" if marks else f"[{head}]"
 
 
 def render(view: Mapping[str, Any], lang: str) -> str:
@@ -182,6 +188,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         reason = view["result"]["reason"]["vi" if vi else "en"]
         winners = ", ".join(names[w] for w in view["result"]["winners"]) or ("hòa" if vi else "draw")
         lines.append(f"{_t('over', lang)}: {reason} — {winners}")
+    in_play: dict[str, Mapping[str, str]] = {}
     for seat, team in enumerate(view["teams"]):
         if not team:
             continue
@@ -189,19 +196,34 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         for f in team:
             extra = ""
             if f["special_max"]:
-                extra += f", {f['special_name']} {f['special']}/{f['special_max']}"
+                special = f.get("special_name_vi") or f["special_name"] if vi else f["special_name"]
+                extra += f", {special} {f['special']}/{f['special_max']}"
             if f["tokens"]:
                 token_names = f.get("token_names", {})
-                extra += ", " + ", ".join(f"{token_names.get(k, {}).get(lang, k)}×{n}" for k, n in f["tokens"].items())
-            lines.append(f"  {f['name']} ({f['side']}): {_t('hp', lang)} {f['hp']}/{f['max']}, "
+                extra += ", " + ", ".join(f"{n} token {token_names.get(k, {}).get(lang, k)}" if vi
+                                          else f"{n}× {token_names.get(k, {}).get(lang, k)}"
+                                          for k, n in f["tokens"].items())
+            side = f.get("side_vi") or f["side"] if vi else f["side"]
+            lines.append(f"  {f['name']} ({side}): {_t('hp', lang)} {f['hp']}/{f['max']}, "
                          f"{_t('power', lang)} {f['power']}{extra} {render_track(f, lang)}")
+            if f.get("flip"):
+                lines.append(f"    {f['flip'][lang]}")
+            for t in f.get("token_rules", []):
+                in_play[t["id"]] = t
+    if any(view["teams"]):
+        lines.append(ICON_LEGEND[1 if vi else 0])
+    for t in in_play.values():
+        lines.append(f"Token {t['name_vi' if vi else 'name']}: {t[lang]}")
     if any(view["fight_sizes"]):
         lines.append(f"{_t('sizes', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["fight_sizes"], strict=True))
                      + f"; {_t('build', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["build_sizes"], strict=True)))
     if view["hand"]:
         lines.append(f"{_t('hand', lang)}:")
         for h in view["hand"]:
-            lines.append(f"  {h['name']} ({h['id']}): {_t('power', lang)} {h['power']}, {_t('hp', lang)} {h['hp']}")
+            track = f" {render_track(h, lang)}" if "max" in h else ""
+            lines.append(f"  {h['name']} ({h['id']}): {_t('power', lang)} {h['power']}, {_t('hp', lang)} {h['hp']}{track}")
+            if h.get("flip"):
+                lines.append(f"    {h['flip'][lang]}")
             for c in h["cards"]:
                 star = "★ " if c["starting"] else ""
                 lines.append(f"    {star}{c['name']} ×{c['frequency']}: {c['vi' if vi else 'en']}")
@@ -210,25 +232,29 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     if view["fight_deck"]:
         lines.append(f"{_t('deck', lang)}:")
         for i, c in enumerate(view["fight_deck"], 1):
-            lines.append(f"  {i}. {c['fighter']} «{c['name']}» [{c['id']}] — {c['vi' if vi else 'en']}")
+            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {c['vi' if vi else 'en']}")
+    if view.get("starting"):
+        lines.append(_t("starting", lang) + ":")
+        for i, c in enumerate(view["starting"], 1):
+            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {c['vi' if vi else 'en']}")
     if view["draw"]:
         lines.append(f"{_t('draw', lang)}:")
         for i, c in enumerate(view["draw"], 1):
-            lines.append(f"  {i}. {c['fighter']} «{c['name']}» [{c['id']}] — {c['vi' if vi else 'en']}")
+            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {c['vi' if vi else 'en']}")
     if view["my_choice"]:
         lines.append(f"{_t('choice', lang)}: {view['my_choice']}")
     if view["last_fight"]:
         lines.append(f"{_t('last', lang)}:")
         for k, turn in enumerate(view["last_fight"], 1):
-            shown = " | ".join(
-                f"{names[t]}: " + (f"{c['fighter']} «{c['name']}»" if c else "—")
-                + (" ✗" if turn["cancelled"][t] else "")
-                for t, c in enumerate(turn["cards"])
-            )
-            lines.append(f"  {k}. {shown}")
-    if any(view["bonuses"]):
+            lines.append(f"  {_t('turn', lang)} {k}:")
+            for t, c in enumerate(turn["cards"]):
+                cancelled = f" ({_t('cancelled', lang)})" if turn["cancelled"][t] else ""
+                shown = f"{c['fighter']} «{c['name']}»{cancelled} — {c[lang]}" if c else _t("nocard", lang)
+                lines.append(f"    {names[t]}: {shown}")
+    said = view.get("bonus_words") or []
+    if any(said):
         lines.append(f"{_t('bonus', lang)}: " + "; ".join(
-            f"{names[t]}: {' '.join(b)}" for t, b in enumerate(view["bonuses"]) if b))
+            f"{names[t]}: {sentence(b[lang])}" for t, b in enumerate(said) if b))
     waiting = [names[i] for i, c in enumerate(view["chosen"]) if not c]
     if view["phase"] in HELP:
         lines.append(HELP[view["phase"]][1 if vi else 0])

@@ -31,6 +31,8 @@ class Inbox:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.client: IMAPClient | None = None
+        #: connections opened so far: a new one after an error means "search again"
+        self.connections = 0
 
     def connect(self) -> IMAPClient:
         if self.client is None:
@@ -38,6 +40,7 @@ class Inbox:
             client = open_imap(cfg.imap_host, cfg.imap_port, cfg.imap_user, cfg.imap_password, ssl=cfg.imap_ssl)
             client.select_folder(cfg.imap_mailbox)
             self.client = client
+            self.connections += 1
         return self.client
 
     def close(self) -> None:

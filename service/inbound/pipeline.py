@@ -11,10 +11,12 @@ before it is tried again, so one poisonous mail cannot stop the service forever.
 
 from __future__ import annotations
 
+import contextlib
 import email
 import hashlib
 import logging
 import re
+import time
 import traceback
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
@@ -30,6 +32,8 @@ from sqlmodel import Session, col, select
 
 from service.addresses import address_detail, bare_address, base_address
 from service.context import AppContext
+from service.faults import TRANSIENT_TEXT_RE, is_transient
+from service.leagues.commands import install as install_league_commands
 from service.outbound.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.outbound.render import MARKER, SERVICE_TAG
 from service.store.games import StaleGame, player_by_address
@@ -241,9 +245,12 @@ def failed_authentication(msg: Message, sender: str) -> str | None:
 
 
 def subject_command(subject: str) -> str:
-    """A command written in the subject (``Re: [TAC #42] 7 a4 c3``), or "" for our own subject."""
-    if SUBJECT_KEY_RE.search(subject):
-        return ""  # the subject we wrote, untouched
+    """A command written in the subject: after our ``ref KEY`` (Apple Mail users type there:
+    ``Re: [BARCADIA #4] Your turn · ref KEY 4``), or in place of our title when the key was
+    removed (``Re: [TAC #42] 7 a4 c3``); "" for our own subject, untouched."""
+    match = SUBJECT_KEY_RE.search(subject)
+    if match:
+        return subject[match.end():].strip(" \t·-–—:|")
     text = SUBJECT_PREFIX_RE.sub("", subject)
     if not SUBJECT_TAG_RE.match(text):
         return ""
@@ -274,22 +281,28 @@ def sent_for(session: Session, msg: Message, key: str | None) -> SentText:
 
 
 def extract(msg: Message, sent: SentText | None = None, max_chars: int | None = None) -> str:
-    """Only the new text of the reply; the subject when the body is empty.
+    """Only the new text of the reply. Text after our ``ref KEY`` in the subject is a command
+    line of its own, read first (we wrote nothing there, so a player did); any other subject
+    text is read only when the body is empty (it is usually our title).
 
     Raises ``Unreadable`` when the body cannot be read and the subject holds no command,
     ``TooLarge`` when it holds more than ``max_chars`` of text."""
     from service.inbound.extract import MAX_TEXT_CHARS, TooLarge, Unreadable, new_text
 
+    subject = header_text(msg, "Subject")
+    after_key = subject_command(subject) if SUBJECT_KEY_RE.search(subject) else ""
     try:
         text = new_text(msg, MARKER, sent, max_chars or MAX_TEXT_CHARS).strip()
     except TooLarge:
         raise
     except Unreadable:
-        text = subject_command(header_text(msg, "Subject"))
+        text = after_key or subject_command(subject)
         if not text:
             raise
         return text
-    return text or subject_command(header_text(msg, "Subject"))
+    if after_key:
+        return f"{after_key}\n{text}" if text else after_key
+    return text or subject_command(subject)
 
 
 def split_commands(text: str) -> list[str]:
@@ -300,19 +313,73 @@ def split_commands(text: str) -> list[str]:
 # -- running the stages ---------------------------------------------------------------
 
 
+@dataclass
+class Waiting:
+    """A stored mail that failed for a transient cause, as this process remembers it.
+
+    Kept in memory because the fault may be that the database cannot be written: ``owed``
+    counts claims (crash counts) to give back once it can, ``healthy_repeats`` the failures
+    that happened although other mails went through meanwhile (then the mail itself is the
+    problem), ``noticed`` whether the player was told that the reply waits.
+    """
+
+    since: float
+    failures: int = 0
+    owed: int = 0
+    successes_seen: int = 0
+    healthy_repeats: int = 0
+    sender: str | None = None
+    lang: str = "en"
+    name: str = ""
+    subject: str = ""
+    message_id: str = ""
+    noticed: bool = False
+    last_error: str = ""
+
+
 class Pipeline:
-    """Processes stored mails one at a time; remembers the stage for the quarantine record."""
+    """Processes stored mails one at a time; remembers the stage for the quarantine record.
+
+    An error is first classified (``service.faults.is_transient``): a fault of the database
+    or a mail server leaves the mail ``new`` ("deferred" is returned) and it is tried again
+    by the next poll round; it never counts as a crash and never quarantines the mail —
+    unless it repeats ``transient_repeats`` times on this mail while other mails went through
+    (the service was otherwise healthy). Any other error quarantines at once, as before.
+    """
+
+    transient_repeats = 3
 
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
         self.stage = "store"
+        install_league_commands()  # join/leave/standings/schedule/leagues in any mail
+        self.waiting: dict[int, Waiting] = {}
+        self.unstored: dict[str, Waiting] = {}
+        self.successes = 0
 
     def own_addresses(self) -> set[str]:
         return {self.ctx.settings.service_address}
 
     def process(self, inbound_id: int) -> str:
-        """Run the stages for one stored mail; returns its final status."""
+        """Run the stages for one stored mail; returns its final status, or "deferred"."""
+        self.stage = "store"
+        try:
+            status = self._process(inbound_id)
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            return self._defer(inbound_id, self.stage, _one_line(exc))
+        if status != "deferred":
+            self.waiting.pop(inbound_id, None)
+            if status != "new":
+                self.successes += 1
+        return status
+
+    def _process(self, inbound_id: int) -> str:
         ctx = self.ctx
+        waiting = self.waiting.get(inbound_id)
+        if waiting is not None and waiting.owed:
+            self._give_back(inbound_id, waiting)
         with ctx.session() as s:
             row = s.get_one(InboundMail, inbound_id)
             if row.status != "new":
@@ -338,10 +405,100 @@ class Pipeline:
                 log.info("mail %s: game changed meanwhile, retrying", inbound_id)
                 continue
             except Exception as exc:
+                detail = _one_line(exc)
+                if is_transient(exc):
+                    return self._defer(inbound_id, self.stage, detail, claimed=True)
                 log.exception("mail %s failed in stage %s", inbound_id, self.stage)
-                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
                 return self._quarantine(inbound_id, self.stage, detail)
         return self._quarantine(inbound_id, "apply", "the game kept changing under us")
+
+    def _defer(self, inbound_id: int, stage: str, detail: str, *, claimed: bool = False) -> str:
+        """A transient failure: the mail stays ``new``; its claim is given back (it was no
+        crash), in the database when it can be written, else remembered until it can."""
+        w = self.waiting.get(inbound_id)
+        if w is None:
+            w = self.waiting[inbound_id] = Waiting(since=time.monotonic(), successes_seen=self.successes)
+        elif self.successes > w.successes_seen:
+            w.healthy_repeats += 1
+        w.failures += 1
+        w.successes_seen = self.successes
+        w.last_error = f"{stage}: {detail}"
+        if claimed:
+            w.owed += 1
+        log.warning("mail %s waits: transient error in stage %s (%s), failure %d", inbound_id, stage,
+                    detail, w.failures)
+        if w.healthy_repeats >= self.transient_repeats:
+            try:
+                self._give_back(inbound_id, w)
+                self.waiting.pop(inbound_id, None)
+                return self._quarantine(inbound_id, stage, f"repeated {w.failures} times while other mails "
+                                        f"went through: {detail}")
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise
+                return "deferred"
+        with contextlib.suppress(Exception):
+            self._give_back(inbound_id, w)
+        if w.sender is None:
+            with contextlib.suppress(Exception):
+                self._remember_sender(inbound_id, w)
+        return "deferred"
+
+    def _give_back(self, inbound_id: int, w: Waiting) -> None:
+        """Undo the crash counts of claims that ended in a transient failure."""
+        if not w.owed:
+            return
+        with self.ctx.db.begin() as conn:
+            conn.execute(update(InboundMail)
+                         .where(col(InboundMail.id) == inbound_id, col(InboundMail.attempts) >= w.owed)
+                         .values(attempts=col(InboundMail.attempts) - w.owed))
+        w.owed = 0
+
+    def _remember_sender(self, inbound_id: int, w: Waiting) -> None:
+        """Who to tell that the reply waits: a known player, never an automatic mail."""
+        with self.ctx.session() as s:
+            row = s.get_one(InboundMail, inbound_id)
+            w.subject, w.message_id = row.subject, row.message_id
+            w.noticed = row.delay_noticed_at is not None
+            if filter_automatic(parse_headers(row.raw), self.own_addresses()):
+                w.sender = ""
+                return
+            player = player_by_address(s, row.sender)
+            w.sender = player.address if player is not None else ""
+            if player is not None:
+                w.lang, w.name = player.lang, player.name
+
+    def delayed(self, older_than: float) -> list[tuple[int | None, Waiting]]:
+        """Waiting mails of known players, not yet noticed, failing for ``older_than`` seconds
+        (``None`` for a mail still in the inbox because it could not even be stored)."""
+        now = time.monotonic()
+        found: list[tuple[int | None, Waiting]] = [
+            (i, w) for i, w in self.waiting.items() if w.sender and not w.noticed and now - w.since >= older_than]
+        found += [(None, w) for w in self.unstored.values()
+                  if w.sender and not w.noticed and now - w.since >= older_than]
+        return found
+
+    def not_stored(self, raw: bytes) -> None:
+        """A fetched mail the database could not store: remember it (by Message-ID) so its
+        sender, if a known player, is told when it waits long."""
+        msg = parse_headers(raw)
+        message_id = message_id_of(raw, msg)
+        if message_id in self.unstored:
+            return
+        w = self.unstored[message_id] = Waiting(since=time.monotonic(), message_id=message_id, sender="",
+                                                subject=header_text(msg, "Subject")[:500])
+        if filter_automatic(msg, self.own_addresses()):
+            return
+        with contextlib.suppress(Exception), self.ctx.session() as s:
+            player = player_by_address(s, sender_of(msg)[1])
+            if player is not None:
+                w.sender, w.lang, w.name = player.address, player.lang, player.name
+
+    def stored(self, row: InboundMail) -> None:
+        """A mail that could not be stored before now is: its waiting time goes on."""
+        w = self.unstored.pop(row.message_id, None)
+        if w is not None and row.id is not None:
+            self.waiting.setdefault(row.id, w)
 
     def _quarantine(self, inbound_id: int, stage: str, error: str) -> str:
         with self.ctx.session() as s:
@@ -361,10 +518,16 @@ class Pipeline:
             if row.status != "new":  # another worker finished it while we waited for the game
                 return row.status
 
+            known: dict[str, Any] = {}  # game and seat, once the route names them (for the log line)
+
             def finish(status: str, error: str | None = None, stage: str | None = None) -> str:
                 row.status, row.error, row.stage = status, error, stage
                 row.processed_at = ctx.clock.now()
                 s.commit()
+                # one line per mail, after its commit: what an operator greps for
+                log.info("mail %s %s from %s game=%s seat=%s: %s%s", inbound_id, row.message_id, row.sender,
+                         known.get("game", "-"), known.get("seat", "-"), status,
+                         f" [{stage}: {error}]" if error else "")
                 return status
 
             self.stage = "parse"
@@ -379,6 +542,8 @@ class Pipeline:
             self.stage = "route"
             try:
                 where = route(s, ctx, msg)
+                if where.info is not None:
+                    known.update(game=where.info.game_id, seat=where.info.seat)
             except Rejected as exc:
                 self._answer_rejection(s, sender, exc)
                 return finish("rejected", str(exc), "route")
@@ -480,6 +645,25 @@ def record_bounces(session: Session, ctx: AppContext, msg: Message) -> str:
     for bounce in found:
         mark_unreachable(session, ctx, bounce.address)
     return "".join(f"; hard bounce {b.status} for {b.address}: marked unreachable" for b in found)
+
+
+def _one_line(exc: BaseException) -> str:
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
+
+
+def requeue_transient_quarantine(session: Session) -> list[int]:
+    """Put back mails quarantined for a transient cause (a database that was full, locked or
+    gone, per ``TRANSIENT_TEXT_RE``) — called once the database takes writes again. Mails held
+    for a repeated error while the service was healthy stay where they are."""
+    rows = session.exec(select(InboundMail).where(InboundMail.status == "quarantined",
+                                                  InboundMail.stage != "crashed")).all()
+    back = [r for r in rows if TRANSIENT_TEXT_RE.search(r.error or "")
+            and not (r.error or "").startswith("repeated ")]
+    for row in back:
+        row.status, row.attempts, row.stage, row.error = "new", 0, None, None
+        session.add(row)
+    session.commit()
+    return [r.id for r in back if r.id is not None]
 
 
 def pending_ids(session: Session) -> list[int]:

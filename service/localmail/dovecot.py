@@ -212,8 +212,12 @@ class DovecotStack(StackLifecycle):
         if os.geteuid() == 0:
             for path in [root, *root.rglob("*")]:
                 self._chown(path)
+        self._launch(binary)
+
+    def _launch(self, binary: str) -> None:
+        assert self.root is not None
         self._process = subprocess.Popen(
-            [binary, "-F", "-c", str(conf)],
+            [binary, "-F", "-c", str(self.root / "dovecot.conf")],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,  # our own process group, so stop() can end all of it
@@ -224,6 +228,28 @@ class DovecotStack(StackLifecycle):
             _wait_for_greeting(self.host, self.lmtp_port, b"220", deadline)
         except TimeoutError as exc:
             raise RuntimeError(f"Dovecot failed to start: {self._diagnostics()}") from exc
+
+    # -- faults (tests): Dovecot away while the SMTP front stays, an SMTP front refusing --------
+
+    def stop_dovecot(self) -> None:
+        """Stop Dovecot alone (IMAP and LMTP go away; mail and the SMTP front stay, which now
+        answers 451 because it cannot store)."""
+        self._end_process()
+
+    def start_dovecot(self) -> None:
+        """Start Dovecot again on the same ports with the same mail (after ``stop_dovecot``)."""
+        binary = self._binary()
+        assert binary is not None and self.root is not None and self._process is None
+        self._launch(binary)
+
+    def refuse_smtp(self, reply: str | None, addresses: list[str] | None = None) -> None:
+        """Answer RCPT for ``addresses`` (every one when None) with ``reply`` (e.g.
+        ``"451 4.3.0 try later"``); ``reply=None`` stops refusing."""
+        assert self._handler is not None
+        if reply:
+            self._handler.refusals.update({base_address(a): reply for a in addresses or ["*"]})
+        else:
+            self._handler.refusals.clear()
 
     def _diagnostics(self) -> str:
         parts = []
@@ -273,6 +299,12 @@ class DovecotStack(StackLifecycle):
                 thread.run(close(), timeout=10)
             finally:
                 thread.stop()
+        self._end_process()
+        root, self.root = self.root, None
+        if root is not None:
+            shutil.rmtree(root, ignore_errors=True)
+
+    def _end_process(self) -> None:
         process, self._process = self._process, None
         if process is not None:
             with contextlib.suppress(ProcessLookupError):
@@ -285,7 +317,4 @@ class DovecotStack(StackLifecycle):
                 process.wait(5)
             if process.stderr:
                 process.stderr.close()
-        root, self.root = self.root, None
-        if root is not None:
-            shutil.rmtree(root, ignore_errors=True)
 

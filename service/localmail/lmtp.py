@@ -60,7 +60,10 @@ class LmtpClient:
         async with self._lock:
             try:
                 await self._transaction(mail_from, recipients, data)
-            except (ConnectionError, OSError):
+            except (ConnectionError, OSError, LmtpError) as exc:
+                # a dropped connection, or 421 from a Dovecot that shut down since: reconnect once
+                if isinstance(exc, LmtpError) and exc.code != 421:
+                    raise
                 await self.close()
                 await self._transaction(mail_from, recipients, data)
 

@@ -47,11 +47,17 @@ class FrontHandler:
         self._deliver = deliver
         self._check_login = check_login
         self.delivered = 0
+        #: temporary refusals for fault tests: address (or "*" for every one) -> SMTP reply,
+        #: e.g. ``"451 4.3.0 try again later"``, answered at RCPT
+        self.refusals: dict[str, str] = {}
 
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
     ) -> str:
         user = base_address(address)
+        refusal = self.refusals.get(user) or self.refusals.get("*")
+        if refusal:
+            return refusal
         if not self._is_user(user):
             if self._create_user is None:
                 return f"550 5.1.1 <{address}>: no such user here"
@@ -66,6 +72,8 @@ class FrontHandler:
                 await self._deliver(envelope.mail_from or "", rcpt, base_address(rcpt), data)
             except DeliveryRefused as exc:
                 return f"{exc.code} {exc.text}".replace("\n", " ")
+            except OSError as exc:  # the store is down (Dovecot stopped): try later, as an MTA says
+                return f"451 4.3.0 mailbox store unavailable ({type(exc).__name__})"
             self.delivered += 1
         return "250 2.0.0 OK: delivered"
 

@@ -1,10 +1,14 @@
 """The transactional outbox: mails are rows written in the same transaction as the move.
 
-``queue_mail`` only inserts a row (so a rolled-back move sends nothing); ``send_due`` delivers
-due rows over SMTP (aiosmtplib) and marks each sent in its own commit. A crash between the
-SMTP ``250`` and that commit resends the same bytes with the same Message-ID, which a
-mail client recognises as one mail: at-least-once delivery, never a lost mail.
-Temporary failures back off exponentially; after ``max_send_attempts`` a row is ``failed``.
+``queue_mail`` only inserts a row (so a rolled-back move sends nothing); ``send_due`` claims
+each due row (``sending``), delivers it over SMTP (aiosmtplib) and records it ``sent``, each
+in its own small commit. A crash between the claim and the record resends the same bytes with
+the same Message-ID once, never more (a mail client recognises it as one mail): at-least-once
+delivery, at most two copies. When the database cannot take the record, a circuit breaker
+(``Sender``) stops all sending until it can — a full disk must not turn into a flood.
+A server-wide temporary refusal (4xx, connection lost) backs off briefly (1 s, doubling to
+10 s) without counting against a mail; a 4xx for one mail while others go through backs that
+mail off exponentially, and after ``max_send_attempts`` it is ``failed``.
 Answers (help, state, errors, invitations) are limited per address and hour/day, errors also per
 day, so neither a loop with a misbehaving robot nor a flood of forged mails can aim the service
 at an inbox; the last answer before a limit says so.
@@ -15,9 +19,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import os
+import socket
+import time
 import uuid
 from collections.abc import Sequence
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import UTC, timedelta
 from html import escape
 
 import aiosmtplib
@@ -25,6 +33,7 @@ from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from service.context import AppContext
+from service.faults import Backoff, is_transient
 from service.outbound.render import Attachment, Rendered, build_message
 from service.store.models import Outbox, Player
 
@@ -46,6 +55,9 @@ LAST_ANSWER_NOTE = {
 LAST_ANSWER_WHEN = {"en": {"hour": "in an hour", "day": "tomorrow"}, "vi": {"hour": "sau một giờ", "day": "vào ngày mai"}}
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=6)
+#: How long a claim (``sending``) of another host's process is trusted before it counts as
+#: orphaned; a dead process on this host is recognised at once by its pid.
+CLAIM_LEASE = timedelta(minutes=5)
 
 
 def new_message_id(ctx: AppContext, kind: str) -> str:
@@ -158,71 +170,226 @@ def backoff(attempts: int) -> timedelta:
     return min(delay, BACKOFF_MAX)
 
 
-async def send_due(ctx: AppContext, limit: int = 200) -> int:
+def _owner_token() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _owner_alive(owner: str | None, me: str) -> bool:
+    """Whether the process that claimed a mail may still be sending it (same host only:
+    another host's claim is trusted until its lease runs out)."""
+    if not owner:
+        return False
+    host, _, rest = owner.partition(":")
+    pid_text, _, _token = rest.partition(":")
+    if owner == me or host != socket.gethostname():
+        return True
+    if not pid_text.isdigit() or int(pid_text) == os.getpid():
+        return False  # a claim of this process not in hand: a Service of ours that is gone
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass
+class Sender:
+    """The outbox worker's memory between rounds: its claim token and the circuit breaker.
+
+    Why a breaker: a mail is claimed before SMTP and its send recorded right after; when that
+    record cannot be written (a full or read-only disk, a lost database) the mail must not go
+    out again and again. The breaker opens on any database error, remembers the outcomes it
+    could not write (``unrecorded``) and sends nothing until they are written; the SMTP side
+    has its own backoff so a refusing server is not hammered either.
+    """
+
+    owner: str = field(default_factory=_owner_token)
+    unrecorded: dict[int, tuple[str, str | None, bool]] = field(default_factory=dict)
+    db_backoff: Backoff = field(default_factory=Backoff)
+    smtp_backoff: Backoff = field(default_factory=Backoff)
+    retry_at: float = 0.0
+    breaker_open: bool = False
+    opened: int = 0
+
+    def trip(self, backoff: Backoff, why: object) -> None:
+        delay = backoff.failed()
+        self.retry_at = time.monotonic() + delay
+        if backoff is self.db_backoff and not self.breaker_open:
+            self.breaker_open = True
+            self.opened += 1
+            log.warning("outbox: the database takes no writes (%s); sending stops until it does", why)
+        else:
+            log.warning("outbox: %s; next try in %.0f s", why, delay)
+
+
+def _record(ctx: AppContext, outbox_id: int, outcome: str, error: str | None, charge: bool) -> None:
+    """Write what happened to a claimed mail: ``sent``, ``released`` (back to pending after a
+    temporary refusal; ``charge`` counts it against ``max_send_attempts``) or ``failed``."""
+    now = ctx.clock.now()
+    with ctx.db.begin() as conn:
+        if outcome == "sent":
+            conn.execute(update(Outbox).where(col(Outbox.id) == outbox_id, col(Outbox.status) == "sending")
+                         .values(status="sent", sent_at=now, sends=col(Outbox.sends) + 1,
+                                 attempts=col(Outbox.attempts) + 1, claimed_by=None))
+            return
+        row = conn.execute(select(Outbox.attempts).where(col(Outbox.id) == outbox_id)).one()
+        attempts = row[0] + (1 if charge or outcome == "failed" else 0)
+        gives_up = outcome == "failed" or attempts >= ctx.settings.max_send_attempts
+        if gives_up:
+            log.error("giving up on outbox mail %s: %s", outbox_id, error)
+        conn.execute(update(Outbox).where(col(Outbox.id) == outbox_id, col(Outbox.status) == "sending")
+                     .values(status="failed" if gives_up else "pending", attempts=attempts,
+                             last_error=(error or "")[:1000], claimed_by=None,
+                             next_attempt_at=now + (backoff(attempts) if charge else timedelta(0))))
+
+
+def _recover_claims(ctx: AppContext, sender: Sender) -> None:
+    """Claims whose process died (kill -9 between claim and record): the mail may or may not
+    have gone out. Sent again once; a second orphaned claim of the same mail counts as sent,
+    so no mail is ever sent more than twice."""
+    lease = ctx.clock.now() - CLAIM_LEASE
+    with ctx.session() as s:
+        rows = s.exec(select(Outbox).where(Outbox.status == "sending")).all()
+        for row in rows:
+            if row.id in sender.unrecorded:
+                continue
+            claimed_at = row.claimed_at
+            if claimed_at is not None and claimed_at.tzinfo is None:
+                claimed_at = claimed_at.replace(tzinfo=UTC)
+            if _owner_alive(row.claimed_by, sender.owner) and claimed_at is not None and claimed_at > lease:
+                continue
+            if row.crash_resends >= 1:
+                log.warning("outbox mail %s to %s: claimed twice by processes that died; counted as "
+                            "sent (at most two copies)", row.message_id, row.to_address)
+                row.status, row.sent_at = "sent", ctx.clock.now()
+                row.last_error = "outcome of two sends unknown (process died); assumed delivered"
+            else:
+                log.warning("outbox mail %s: its sender died mid-send; sending it once more", row.message_id)
+                row.status, row.crash_resends, row.next_attempt_at = "pending", row.crash_resends + 1, ctx.clock.now()
+            row.claimed_by = None
+            s.add(row)
+        s.commit()
+
+
+async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = None) -> int:
     """Send every due mail (up to ``limit``) over one SMTP connection; returns mails sent.
 
-    The due rows are read in one query; each mail sent is then marked in its own small
-    commit (a Core ``UPDATE``, no ORM round trip), so a crash resends at most one mail.
+    Each mail is claimed (``pending`` → ``sending``) in a small commit before it is handed
+    to SMTP and recorded (``sent``) right after; a crash in between resends it once at most
+    (``_recover_claims``). When a claim or a record cannot be written the breaker of
+    ``sender`` opens and nothing more is sent until the database takes writes again.
     """
-    now = ctx.clock.now()
-    with ctx.session() as s:
-        due = s.exec(
-            select(Outbox.id, Outbox.to_address, Outbox.raw).where(Outbox.status == "pending", Outbox.next_attempt_at <= now)
-            .order_by(col(Outbox.id)).limit(limit)
-        ).all()
+    sender = sender or Sender()
+    if time.monotonic() < sender.retry_at:
+        return 0
+    try:
+        for held_id, (held, held_error, held_charge) in list(sender.unrecorded.items()):
+            _record(ctx, held_id, held, held_error, held_charge)
+            del sender.unrecorded[held_id]
+            if sender.breaker_open:
+                log.warning("outbox: the database takes writes again; sends recorded, sending resumes")
+                sender.breaker_open = False
+        _recover_claims(ctx, sender)
+        now = ctx.clock.now()
+        with ctx.session() as s:
+            due = s.exec(
+                select(Outbox.id, Outbox.to_address, Outbox.raw).where(Outbox.status == "pending",
+                                                                       Outbox.next_attempt_at <= now)
+                .order_by(col(Outbox.id)).limit(limit)
+            ).all()
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        sender.trip(sender.db_backoff, exc)
+        return 0
+    if sender.breaker_open and not due:
+        return 0  # nothing to claim: the breaker stays open until a write goes through
     if not due:
         return 0
     cfg = ctx.settings
     smtp = aiosmtplib.SMTP(hostname=cfg.smtp_host, port=cfg.smtp_port, start_tls=cfg.smtp_tls or None,
                            timeout=30)
-    sent = 0
     try:
         await smtp.connect()
         if cfg.smtp_user:
             await smtp.login(cfg.smtp_user, cfg.smtp_password)
     except (aiosmtplib.SMTPException, OSError) as exc:
-        log.warning("SMTP server unavailable: %s", exc)
-        with ctx.session() as s:
-            for outbox_id, _to, _raw in due:
-                _failed(s, ctx, s.get_one(Outbox, outbox_id), f"connect: {exc}", permanent=False)
-            s.commit()
+        sender.trip(sender.smtp_backoff, f"SMTP server unavailable: {exc}")
         return 0
+    sent = 0
     try:
         for outbox_id, to_address, raw in due:
-            error: str | None = None
-            permanent = gone = False
+            if outbox_id is None:
+                continue
+            try:
+                with ctx.db.begin() as conn:
+                    claimed = conn.execute(
+                        update(Outbox).where(col(Outbox.id) == outbox_id, col(Outbox.status) == "pending")
+                        .values(status="sending", claimed_at=ctx.clock.now(), claimed_by=sender.owner))
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise
+                sender.trip(sender.db_backoff, exc)
+                break
+            if sender.breaker_open:
+                log.warning("outbox: the database takes writes again; sending resumes")
+                sender.breaker_open = False
+            sender.db_backoff.succeeded()
+            if claimed.rowcount != 1:
+                continue  # another worker has it
+            outcome, error, charge, stop = "sent", None, False, False
             try:
                 await smtp.sendmail(cfg.service_address, [to_address], raw)
             except aiosmtplib.SMTPRecipientsRefused as exc:
                 codes = [r.code for r in exc.recipients]
                 error = "; ".join(f"{r.code} {r.message}" for r in exc.recipients)
-                permanent = all(500 <= c < 600 for c in codes)
+                outcome = "failed" if all(500 <= c < 600 for c in codes) else "released"
             except aiosmtplib.SMTPResponseException as exc:
-                error, permanent = f"{exc.code} {exc.message}", 500 <= exc.code < 600
+                error = f"{exc.code} {exc.message}"
+                outcome = "failed" if 500 <= exc.code < 600 else "released"
             except (aiosmtplib.SMTPException, OSError) as exc:
-                error, gone = str(exc), True
-            if error is None:
-                with ctx.db.begin() as conn:
-                    conn.execute(update(Outbox).where(col(Outbox.id) == outbox_id, col(Outbox.status) == "pending")
-                                 .values(status="sent", sent_at=ctx.clock.now(), attempts=col(Outbox.attempts) + 1))
+                outcome, error, stop = "released", str(exc), True
+            if outcome == "released":
+                # a refusal while other mails of this round went through is this mail's own
+                # problem (a full mailbox) and counts; otherwise the server is in trouble
+                charge = sent > 0
+                stop = stop or not charge
+            try:
+                _record(ctx, outbox_id, outcome, error, charge)
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise
+                sender.unrecorded[outbox_id] = (outcome, error, charge)
+                sender.trip(sender.db_backoff, exc)
+                if outcome == "sent":
+                    sent += 1
+                break
+            if outcome == "sent":
                 sent += 1
-                continue
-            with ctx.session() as s:
-                _failed(s, ctx, s.get_one(Outbox, outbox_id), error, permanent=permanent)
-                s.commit()
-            if gone:
-                break  # the connection is gone; the rest waits for the next flush
+                sender.smtp_backoff.succeeded()
+            elif stop:
+                sender.trip(sender.smtp_backoff, f"SMTP refused or dropped: {error}")
+                break
     finally:
         with contextlib.suppress(aiosmtplib.SMTPException, OSError):
             await smtp.quit()
     return sent
 
 
-def _failed(session: Session, ctx: AppContext, row: Outbox, error: str, *, permanent: bool) -> None:
-    row.attempts += 1
-    row.last_error = error[:1000]
-    if permanent or row.attempts >= ctx.settings.max_send_attempts:
-        row.status = "failed"
-        log.error("giving up on mail %s to %s: %s", row.message_id, row.to_address, error)
-    else:
-        row.next_attempt_at = ctx.clock.now() + backoff(row.attempts)
+async def send_now(ctx: AppContext, to_address: str, raw: bytes) -> None:
+    """Send one mail straight over SMTP, outside the outbox — for the notice that a reply
+    waits, which must reach the player while the database (and so the outbox) cannot be
+    written. Raises on any SMTP error; the caller decides when to try again."""
+    cfg = ctx.settings
+    smtp = aiosmtplib.SMTP(hostname=cfg.smtp_host, port=cfg.smtp_port, start_tls=cfg.smtp_tls or None,
+                           timeout=30)
+    await smtp.connect()
+    try:
+        if cfg.smtp_user:
+            await smtp.login(cfg.smtp_user, cfg.smtp_password)
+        await smtp.sendmail(cfg.service_address, [to_address], raw)
+    finally:
+        with contextlib.suppress(aiosmtplib.SMTPException, OSError):
+            await smtp.quit()

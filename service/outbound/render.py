@@ -39,7 +39,7 @@ LOOP_HEADER = "X-PBEM-Loop"
 SERVICE_TAG = "[PBEM]"
 
 PURPOSES = ("started", "turn", "received", "moved", "over", "rejected", "help", "info", "finished", "invite",
-            "reminder")
+            "reminder", "waiting")
 
 
 def default_templates_dir() -> Path:

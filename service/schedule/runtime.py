@@ -11,21 +11,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
+from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from service.clock import Clock
 from service.config import Settings
 from service.context import AppContext
+from service.faults import Backoff, is_transient
 from service.inbound.fetch import Inbox
-from service.inbound.pipeline import Pipeline, pending_ids, store
+from service.inbound.pipeline import (
+    SUBJECT_KEY_RE,
+    Pipeline,
+    pending_ids,
+    requeue_transient_quarantine,
+    store,
+)
 from service.leagues.season import advance_all
-from service.outbound.outbox import send_due
+from service.outbound.outbox import Sender, send_due, send_now
+from service.outbound.render import build_message
 from service.play.start import create_game
 from service.schedule.deadlines import DeadlinePolicy, act_on_missed, send_reminders
 from service.store.games import StaleGame, create_player
@@ -48,6 +58,27 @@ class Service:
         self._watcher: Inbox | None = None
         self._wakes: dict[str, asyncio.Event] = {}
         self._flush_lock = asyncio.Lock()
+        self.sender = Sender()
+        self.poll_backoff = Backoff()
+        self.idle_backoff = Backoff()
+        self.poll_trouble = False
+        self._retry_handle: asyncio.TimerHandle | None = None
+        self._requeue_checked = False
+
+    @classmethod
+    async def when_ready(cls, settings: Settings) -> Service:
+        """A Service once its database answers: a restart during a database outage waits
+        (1 s, doubling to 10 s) instead of exiting, and serves as soon as it can."""
+        backoff = Backoff()
+        while True:
+            try:
+                return cls(settings)
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise
+                delay = backoff.failed()
+                log.warning("database unavailable at start (%s); retrying in %.0f s", exc, delay)
+                await asyncio.sleep(delay)
 
     def session(self) -> Session:
         return self.ctx.session()
@@ -63,23 +94,61 @@ class Service:
         Each mail commits on its own; the IMAP flags of the whole batch are set in ONE
         ``STORE`` after the last commit. A crash in between re-fetches mails already handled,
         which ``store`` recognises by Message-ID and flags without running them again.
+
+        A transient fault (the database cannot be written, IMAP drops) never loses a mail: what
+        was not stored stays unflagged in the inbox, what was stored stays ``new``; the round
+        stops early when two mails in a row fail that way and ``poll_trouble`` tells the
+        caller to come back soon.
         """
-        fetched = await asyncio.to_thread(self.inbox.fetch_new, limit)
+        self.poll_trouble = False
+        try:
+            fetched = await asyncio.to_thread(self.inbox.fetch_new, limit)
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            # the IMAP server is away: mail stored before still gets handled meanwhile
+            log.warning("cannot read the inbox (%s); handling the mail already stored", exc)
+            self.poll_trouble = True
+            fetched = []
+        log.debug("poll: %d new mails in the inbox", len(fetched))
         uid_of: dict[int, int] = {}
         done: list[int] = []
-        with self.session() as s:
-            for uid, raw in fetched:
-                row, _created = store(s, self.ctx, raw, uid, self.settings.imap_mailbox)
-                assert row.id is not None
-                if row.status == "new":
-                    uid_of[row.id] = uid
-                else:
-                    done.append(uid)  # handled before a crash, flag missing
-            todo = pending_ids(s)
-        handled = 0
+        todo: list[int] = []
+        try:
+            with self.session() as s:
+                for n, (uid, raw) in enumerate(fetched):
+                    try:
+                        row, _created = store(s, self.ctx, raw, uid, self.settings.imap_mailbox)
+                    except Exception:
+                        for _uid, unstored in fetched[n:]:
+                            with contextlib.suppress(Exception):
+                                self.pipeline.not_stored(unstored)
+                        raise
+                    assert row.id is not None
+                    self.pipeline.stored(row)
+                    if row.status == "new":
+                        uid_of[row.id] = uid
+                    else:
+                        done.append(uid)  # handled before a crash, flag missing
+                todo = pending_ids(s)
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            log.warning("cannot store new mail (%s); it stays in the inbox for the next round", exc)
+            self.poll_trouble = True
+            todo = sorted(uid_of)
+        handled = in_a_row = 0
         try:
             for inbound_id in todo:
-                self.pipeline.process(inbound_id)
+                if self._stop.is_set():
+                    break
+                if self.pipeline.process(inbound_id) == "deferred":
+                    self.poll_trouble = True
+                    in_a_row += 1
+                    if in_a_row >= 2:
+                        break  # the database (or a server) is in trouble: back off, keep order
+                    continue
+                in_a_row = 0
                 handled += 1
                 if inbound_id in uid_of:
                     done.append(uid_of[inbound_id])
@@ -91,7 +160,41 @@ class Service:
         return handled
 
     async def flush_outbox(self) -> int:
-        return await send_due(self.ctx)
+        return await send_due(self.ctx, sender=self.sender)
+
+    async def tell_waiting_players(self) -> int:
+        """Tell each player whose reply has waited ``delay_notice_seconds`` for a passing
+        fault that it was received and will be applied as soon as possible — once per mail.
+
+        Sent straight over SMTP: the fault may be that the outbox cannot be written. The
+        Message-ID is derived from the reply, so a second notice after a restart is
+        recognisable as the same mail."""
+        told = 0
+        for inbound_id, w in self.pipeline.delayed(self.settings.delay_notice_seconds):
+            assert w.sender
+            rendered = self.ctx.renderer.render("waiting", w.lang, player=w.name or w.sender)
+            digest = hashlib.sha256(w.message_id.encode()).hexdigest()[:16]
+            raw = build_message(
+                from_name=self.settings.service_name, from_address=self.settings.service_address,
+                to=w.sender, reply_to=self.settings.service_address,
+                subject=f"{rendered.subject}: {_without_key(w.subject)}"[:200], rendered=rendered,
+                message_id=f"<waiting.{digest}@{self.settings.domain}>", date=self.ctx.clock.now(),
+                in_reply_to=w.message_id or None)
+            try:
+                await send_now(self.ctx, w.sender, raw)
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise
+                log.warning("cannot tell %s that mail %s waits: %s", w.sender, inbound_id, exc)
+                break
+            w.noticed = True
+            told += 1
+            if inbound_id is None:
+                continue
+            with contextlib.suppress(Exception), self.ctx.db.begin() as conn:
+                conn.execute(update(InboundMail).where(col(InboundMail.id) == inbound_id)
+                             .values(delay_noticed_at=self.ctx.clock.now()))
+        return told
 
     async def sweep(self) -> list[int]:
         """Act on missed deadlines, then send the due reminders; returns the games acted on.
@@ -131,8 +234,34 @@ class Service:
     # round, so no job is cancelled halfway.
 
     async def _poll_round(self) -> None:
-        if await self.poll_once(after_each=self._flush_once):
+        try:
+            handled = await self.poll_once(after_each=self._flush_once)
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            log.warning("poll failed (%s)", exc)
+            handled, self.poll_trouble = 0, True
+        if self.poll_trouble:
+            delay = self.poll_backoff.failed()
+            log.info("poll: a transient fault; next round in %.0f s", delay)
+            self._wake_later("poll", delay)
+        elif self.poll_backoff.failing or not self._requeue_checked:
+            self.poll_backoff.succeeded()
+            self._requeue_checked = True
+            with self.session() as s:
+                back = requeue_transient_quarantine(s)
+            if back:
+                log.warning("mails %s were quarantined for a passing fault; tried again", back)
+                handled += len(back)
+        await self.tell_waiting_players()
+        if handled:
             self._wakes["poll"].set()  # look once more: replies to what we just sent may be in
+
+    def _wake_later(self, name: str, delay: float) -> None:
+        """Run job ``name`` again after ``delay`` seconds (one pending retry at a time)."""
+        if self._retry_handle is not None:
+            self._retry_handle.cancel()
+        self._retry_handle = asyncio.get_running_loop().call_later(delay, self._wakes[name].set)
 
     async def _flush_once(self) -> int:
         """``flush_outbox``, never two at once (the poll and the outbox worker both flush)."""
@@ -151,15 +280,33 @@ class Service:
                 log.exception("%s failed; retrying at the next wake-up", name)
 
     async def _idle_loop(self) -> None:
-        """Wake the poll worker as soon as IDLE reports new mail (own connection)."""
+        """Wake the poll worker as soon as IDLE reports new mail (own connection).
+
+        After an error the watcher reconnects with a short backoff (1 s, doubling to 10 s),
+        and every new connection wakes the poll for a catch-up search: mail that arrived
+        while the server was away is picked up as soon as it is back, not at the next poll.
+        """
         watcher = self._watcher = Inbox(self.settings)
+        seen_connections = 0
         try:
             while not self._stop.is_set():
                 try:
+                    await asyncio.to_thread(watcher.connect)
+                    if watcher.connections != seen_connections:  # before IDLE: it would block
+                        if seen_connections:
+                            log.info("IMAP watcher reconnected; catching up")
+                        seen_connections = watcher.connections
+                        self._wakes["poll"].set()
                     news = await asyncio.to_thread(watcher.wait, min(self.settings.poll_interval_seconds, 60))
-                except Exception:
-                    await self._pause(self.settings.poll_interval_seconds)
+                except Exception as exc:
+                    delay = self.idle_backoff.failed()
+                    log.warning("IMAP watcher: %s; reconnecting in %.0f s", exc, delay)
+                    await self._pause(delay)
                     continue
+                if watcher.client is None:  # the wait lost its connection: reconnect soon
+                    await self._pause(self.idle_backoff.failed())
+                    continue
+                self.idle_backoff.succeeded()
                 if news:
                     self._wakes["poll"].set()
                 elif not (self.settings.imap_idle and watcher.client and watcher.client.has_capability("IDLE")):
@@ -236,3 +383,10 @@ class Service:
     def quarantined(self) -> list[InboundMail]:
         with self.session() as s:
             return list(s.exec(select(InboundMail).where(InboundMail.status == "quarantined")).all())
+
+
+def _without_key(subject: str) -> str:
+    """The player's subject without our ``ref KEY`` and what follows it: a reply to the
+    notice must not carry the command typed there a second time."""
+    found = SUBJECT_KEY_RE.search(subject)
+    return (subject[:found.start()] if found else subject).rstrip(" ·-")

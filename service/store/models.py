@@ -140,6 +140,8 @@ class InboundMail(SQLModel, table=True):
     attempts: int = 0
     received_at: datetime
     processed_at: datetime | None = None
+    #: when the player was told the reply waits for a passing fault (told once per mail)
+    delay_noticed_at: datetime | None = None
 
 
 class Outbox(SQLModel, table=True):
@@ -156,8 +158,15 @@ class Outbox(SQLModel, table=True):
     #: routes to it even when both the plus-address and the subject were lost
     reply_key: str | None = Field(default=None, index=True)
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    status: str = Field(default="pending", index=True)  # pending | sent | failed
+    status: str = Field(default="pending", index=True)  # pending | sending | sent | failed
     attempts: int = 0
+    #: a mail is claimed (status ``sending``) before it is handed to SMTP: a claim nobody
+    #: finished (the process died) is sent again at most once (``crash_resends``)
+    claimed_at: datetime | None = None
+    claimed_by: str | None = None
+    #: SMTP servers that accepted this mail (its copies); bounded by 1 + ``crash_resends``
+    sends: int = 0
+    crash_resends: int = 0
     next_attempt_at: datetime
     last_error: str | None = None
     created_at: datetime

@@ -495,3 +495,18 @@ def test_GR_11_option_random_deals_the_grizzled_as_before() -> None:
     assert ENGINE.resolve_options(None) == {"characters": "choose"}
     with pytest.raises(ValueError, match="choose, random"):
         ENGINE.new_game(NAMES4, {"characters": "auction"}, 1)
+
+
+def test_score_is_the_teams_progress_through_the_trials() -> None:
+    """League adjudication: every seat gets the team's progress, 1.0 for a won game."""
+    from engines.grizzled.engine import ENGINE
+    from engines.grizzled.setup import TRIALS_PILE_SIZE
+
+    state = ENGINE.new_game(["A", "B", "C"], None, 4)
+    fresh = ENGINE.score(state)
+    assert fresh is not None and set(fresh) == {0, 1, 2} and len(set(fresh.values())) == 1
+    state.trials = state.trials[: TRIALS_PILE_SIZE // 5]
+    later = ENGINE.score(state)
+    assert later is not None and later[0] == 0.8 > fresh[0]
+    state.result = "won"
+    assert ENGINE.score(state) == {0: 1.0, 1: 1.0, 2: 1.0}

@@ -254,3 +254,16 @@ def test_menu_numbers_as_people_write_them() -> None:
         assert menu_number(text) == number, text
     for text in ("7 a4 c3", "play 3", "3 4", "", "1234"):
         assert menu_number(text) is None, text
+
+
+def test_every_mail_leaves_one_log_line_with_game_seat_and_message_id(
+        ctx: AppContext, game_id: int, caplog: pytest.LogCaptureFixture) -> None:
+    key = key_of(ctx, game_id, 0)
+    with ctx.session() as s:
+        row, _ = store(s, ctx, mail("ann@x.test", f"play+{key}@pbem.test", "high",
+                                    message_id="<logline@x.test>").as_bytes(), 1, "INBOX")
+    assert row.id is not None
+    with caplog.at_level("INFO", logger="service.inbound.pipeline"):
+        assert Pipeline(ctx).process(row.id) == "applied"
+    lines = [r.getMessage() for r in caplog.records if "<logline@x.test>" in r.getMessage()]
+    assert lines == [f"mail {row.id} <logline@x.test> from ann@x.test game={game_id} seat=0: applied"]

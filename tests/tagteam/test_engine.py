@@ -201,3 +201,24 @@ def test_parse_never_crashes(phase: str, words: list[str], noise: str) -> None:
             assert err.message.en and err.message.vi
         else:
             assert action in {c.action for c in ENGINE.legal_actions(s, 0)}
+
+
+def test_board_lists_cannot_be_taken_for_menu_lines() -> None:
+    """A bare number always means the menu, so no board line looks like one ("  1. X — Y")."""
+    import random
+    import re
+
+    from engines.tagteam.engine import TagTeamEngine
+
+    engine = TagTeamEngine()
+    menu_line = re.compile(r"^\s*\d+\.\s")
+    for seed in range(4):
+        state = engine.new_game(["Ann", "Bình"], None, seed)
+        rng = random.Random(seed)
+        while engine.to_act(state):
+            for lang in ("en", "vi"):
+                for seat in (0, 1, None):
+                    text = engine.render_view(engine.view(state, seat), lang)
+                    assert not [line for line in text.splitlines() if menu_line.match(line)], text
+            seat = min(engine.to_act(state))
+            state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)).action)

@@ -360,8 +360,8 @@ def test_TT_62_log_says_what_the_cancel_reverted_and_skipped(rt: Content) -> Non
                           hp={"W": 9})
     (event,) = rules.run_fight(content, s)
     assert "Wong Fei-Hung's Cancel ignores P1's card: reverted Ching Shih Power +1 (to 2); " \
-        "skipped power +1." in event.text.en
-    assert "hoàn tác Sức mạnh Ching Shih +1 (thành 2); bỏ qua Sức mạnh +1" in event.text.vi
+        "skipped: Ching Shih gains 1 Power." in event.text.en
+    assert "hoàn tác Sức mạnh Ching Shih +1 (thành 2); bỏ qua: Ching Shih nhận thêm 1 Sức mạnh" in event.text.vi
     content, s = position(rt, [[card("C", "attack")], [card("W", "power +0")]], hp={"W": 9})
     (event,) = rules.run_fight(content, s)
     assert "Wong Fei-Hung's Cancel ignores P1's card: nothing to revert or skip." in event.text.en
@@ -410,7 +410,7 @@ def test_TT_78_instant_bonus_after_both_builds(rt: Content) -> None:
     assert power_of(s, "C") == 2  # not before both have added
     s, ev1 = engine.apply(s, 1, engine.parse(s, 1, "add 1 top"))
     seen = [e.text.en for e in ev0 + ev1 if e.visible(1)]
-    assert any("Instant Bonus for P1's Ching Shih: power +1" in t for t in seen)
+    assert any("Instant Bonus for P1's Ching Shih: Ching Shih gains 1 Power." in t for t in seen)
     assert not any(bonus.id in t or bonus.name in t for t in seen if not t.startswith("Round"))
     assert hp_after(s, 1)[1][1] == 11  # W 14 -> 11: the Attack dealt 3
 

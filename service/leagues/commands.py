@@ -1,0 +1,154 @@
+"""League commands by mail: ``leagues``, ``join NAME``, ``leave NAME``, ``standings [NAME]``,
+``schedule [NAME]`` — in a reply to any game mail or to the service address, answered in the
+player's language.
+
+They live here, beside the league code, and are installed into the player-command tables by
+the stages that read mail (``install``), because the play package sits below the leagues
+and must not import them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import col, select
+
+from engines.contract import tr
+from service.leagues import season
+from service.leagues.scoring import standings_text
+from service.play import player_commands
+from service.play.player_commands import Command, CommandFailed
+from service.store.league_models import League, LeagueGame, LeagueMember
+from service.store.models import Game, Player
+
+NAME = r"[\w-]{1,40}"
+
+
+def _who(box: Any) -> Player:
+    player: Player | None = box.player
+    if player is None:
+        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+    return player
+
+
+def _leagues(box: Any, args: list[str]) -> None:
+    vi = _who(box).lang == "vi"
+    found = box.session.exec(select(League).where(col(League.status).in_(("open", "running")))
+                             .order_by(col(League.id))).all()
+    lines = []
+    for league in found:
+        count = len(season.members(box.session, league))
+        state = (("đang nhận đăng ký" if vi else "sign-up open") if league.status == "open"
+                 else (f"vòng {league.current_round}/{league.rounds}" if vi
+                       else f"round {league.current_round} of {league.rounds}"))
+        lines.append(f"{league.name}: {league.engine}, {league.format}, {count}/{league.max_players} — {state}")
+    box.results.lines = lines or [("Hiện không có giải nào." if vi else "No league is open right now.")]
+    box.results.done.append("leagues")
+
+
+def _join(box: Any, args: list[str]) -> None:
+    player = _who(box)
+    try:
+        league = season.join(box.session, box.ctx, args[0], player)
+    except season.LeagueError as exc:
+        raise CommandFailed(tr(str(exc), _vi(str(exc)))) from None
+    vi = player.lang == "vi"
+    box.results.done.append(f"join {league.name}")
+    box.results.lines = [f"Bạn đã đăng ký giải {league.name}; vòng 1 sẽ có thư khi giải bắt đầu." if vi
+                         else f"You are in {league.name}; round 1 comes by mail when the league starts."]
+
+
+def _leave(box: Any, args: list[str]) -> None:
+    player = _who(box)
+    try:
+        league = season.leave(box.session, box.ctx, args[0], player)
+    except season.LeagueError as exc:
+        raise CommandFailed(tr(str(exc), _vi(str(exc)))) from None
+    box.results.done.append(f"leave {league.name}")
+
+
+def _my_leagues(box: Any, args: list[str]) -> list[League]:
+    player = _who(box)
+    if args:
+        league = box.session.exec(select(League).where(League.name == args[0])).first()
+        if league is None:
+            raise CommandFailed(tr(f"No league {args[0]!r}.", f"Không có giải {args[0]!r}."))
+        return [league]
+    mine = box.session.exec(select(League).join(LeagueMember, col(LeagueMember.league_id) == col(League.id))
+                            .where(LeagueMember.player_id == player.id).order_by(col(League.id))).all()
+    if not mine:
+        raise CommandFailed(tr("You are in no league: write `leagues` to see the open ones.",
+                               "Bạn chưa tham gia giải nào: viết `leagues` để xem các giải đang mở."))
+    return list(mine)
+
+
+def _standings(box: Any, args: list[str]) -> None:
+    lang = _who(box).lang
+    lines: list[str] = []
+    for league in _my_leagues(box, args):
+        title = (f"Giải {league.name} ({league.engine}), vòng {league.current_round}/{league.rounds}:" if lang == "vi"
+                 else f"League {league.name} ({league.engine}), round {league.current_round} of {league.rounds}:")
+        lines += [title, *standings_text(season.table(box.session, league), lang), ""]
+    box.results.lines = lines
+    box.results.done.append("standings")
+
+
+def _schedule(box: Any, args: list[str]) -> None:
+    player = _who(box)
+    vi = player.lang == "vi"
+    lines: list[str] = []
+    for league in _my_leagues(box, args):
+        games = box.session.exec(select(LeagueGame).where(LeagueGame.league_id == league.id,
+                                                          LeagueGame.round == league.current_round)).all()
+        ends = season.round_ends_at(box.session, league)
+        head = (f"Giải {league.name}, vòng {league.current_round}/{league.rounds}" if vi
+                else f"League {league.name}, round {league.current_round} of {league.rounds}")
+        if ends is not None:
+            head += f" ({'hết hạn' if vi else 'ends'} {ends:%Y-%m-%d})"
+        lines.append(head + ":")
+        for lg in games:
+            seats = json.loads(lg.seats)
+            names = [_name(box, pid) for pid in seats]
+            game = box.session.get(Game, lg.game_id)
+            status = game.status if game else "?"
+            mark = " ←" if player.id in seats else ""
+            lines.append(f"  #{lg.game_id}: {' – '.join(names)} ({status}){mark}")
+        lines.append("")
+    box.results.lines = lines
+    box.results.done.append("schedule")
+
+
+def _name(box: Any, player_id: int) -> str:
+    player = box.session.get(Player, player_id)
+    return player.name if player else str(player_id)
+
+
+def _vi(message: str) -> str:
+    """The league refusals in Vietnamese (same facts as the English ``LeagueError`` text)."""
+    words = [("is not open for sign-up", "không còn nhận đăng ký"), ("you are already in", "bạn đã ở trong giải"),
+             ("you are not in", "bạn không ở trong giải"), ("no league", "không có giải"),
+             ("is full", "đã đủ người"), ("the sign-up of", "hạn đăng ký của"), ("has closed", "đã hết")]
+    for en, vi in words:
+        message = message.replace(en, vi)
+    return message
+
+
+LEAGUE_COMMANDS: list[Command] = [
+    Command(("leagues", "các giải", "cac giai", "giải", "giai"), "leagues",
+            tr("the leagues open for sign-up or running", "các giải đang nhận đăng ký hoặc đang đấu"), _leagues),
+    Command(("join", "tham gia"), "join LEAGUE", tr("sign up for a league", "đăng ký một giải"), _join, (1, 1), NAME),
+    Command(("leave", "rời giải", "roi giai"), "leave LEAGUE",
+            tr("leave a league (before it starts, or drop out)", "rời một giải"), _leave, (1, 1), NAME),
+    Command(("standings", "bảng xếp hạng", "bang xep hang", "xếp hạng", "xep hang"), "standings [LEAGUE]",
+            tr("the standings of my leagues", "bảng xếp hạng các giải của tôi"), _standings, (0, 1), NAME),
+    Command(("schedule", "lịch thi đấu", "lich thi dau"), "schedule [LEAGUE]",
+            tr("this round's games of my leagues", "các ván vòng này của giải của tôi"), _schedule, (0, 1), NAME),
+]
+
+
+def install() -> None:
+    """Add the league commands to the game-reply and service-address command tables (once)."""
+    for table in (player_commands.GAME_COMMANDS, player_commands.MAILBOX_COMMANDS):
+        if not any(c is LEAGUE_COMMANDS[0] for c in table):
+            table.extend(LEAGUE_COMMANDS)

@@ -1,0 +1,78 @@
+"""League commands by mail, over the real local mail stack: join, leagues, standings, schedule,
+leave — to the service address and inside a game reply, answered in the player's language."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.leagues import season
+from tests.support.mailservers import send_mail
+
+from .world import SERVICE, World, text_of
+
+
+@pytest.fixture
+def world(mail_stack: Any, tmp_path: Path) -> Iterator[World]:
+    w = World.create(mail_stack, tmp_path)
+    yield w
+    w.close()
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def _to_service(world: World, sender: str, body: str, n: int) -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, SERVICE, "league"
+    msg["Message-ID"] = f"<league{n}.{sender}>"
+    msg.set_content(body + "\n")
+    send_mail(world.stack, msg, sender, SERVICE)
+
+
+def test_join_standings_schedule_and_leave_by_mail(world: World) -> None:
+    players = [world.player(f"{n}@pbem.test", name, lang) for n, name, lang in
+               (("ann", "Ann", "en"), ("binh", "Bình", "vi"), ("cat", "Cat", "en"), ("dung", "Dũng", "vi"))]
+    with world.service.session() as s:
+        season.new_league(s, world.service.ctx, "spring", "tagteam", rounds=3)
+        s.commit()
+    _to_service(world, players[0], "leagues", 1)
+    run(world.step())
+    (answer,) = world.new_mails(players[0])
+    assert "spring: tagteam, round-robin, 0/32 — sign-up open" in text_of(answer)
+    for n, address in enumerate(players):
+        _to_service(world, address, "join spring please", 10 + n)
+    run(world.step())
+    assert "done: join spring" in text_of(world.new_mails(players[0])[-1])
+    assert "đã làm: join spring" in text_of(world.new_mails(players[1])[-1])
+    _to_service(world, players[0], "join spring", 20)  # twice: a clear refusal, nothing changes
+    _to_service(world, players[2], "I will join spring later", 21)  # a sentence: not a command
+    run(world.step())
+    assert "already in spring" in text_of(world.new_mails(players[0])[-1])
+    assert 'NOT done: "I will join spring later"' in text_of(world.new_mails(players[2])[-1])
+    with world.service.session() as s:
+        season.start(s, world.service.ctx, "spring")
+        s.commit()
+    run(world.step())
+    turn = world.new_mails(players[1])[-1]  # Bình's first game mail: league commands work in it
+    world.reply(players[1], "schedule", to=turn)
+    run(world.step())
+    text = text_of(world.new_mails(players[1])[-1])
+    assert "Giải spring, vòng 1/3" in text and "←" in text
+    _to_service(world, players[3], "bảng xếp hạng spring", 30)
+    run(world.step())
+    text = text_of(world.new_mails(players[3])[-1])
+    assert "Người chơi" in text and "Dũng" in text and "Ann" in text
+    _to_service(world, players[2], "leave spring", 31)
+    run(world.step())
+    assert "done: leave spring" in text_of(world.new_mails(players[2])[-1])
+    with world.service.session() as s:
+        league = s.exec(season.select(season.League).where(season.League.name == "spring")).one()
+        dropped = [m for m, _ in season.members(s, league, active_only=False) if m.status == "dropped"]
+        assert len(dropped) == 1

@@ -1,0 +1,77 @@
+"""Faults of a real SQLite database, switched on and off by a test (no mock: SQLite itself
+refuses the writes).
+
+- ``full``: ``PRAGMA max_page_count`` clamped to the file's current size — the next write that
+  needs a new page fails with "database or disk is full", while the disk itself is untouched.
+- ``readonly``: ``PRAGMA query_only`` — every write fails with "attempt to write a readonly
+  database", as on a disk remounted read-only.
+
+Both pragmas are per connection, so they are set at the start of every transaction (SQLAlchemy's
+``begin`` event on every engine). The mode comes from ``mode`` (in-process) or from a control
+file (``PBEM_TEST_DB_FAULT_FILE``) that a test writes while ``pbem serve`` runs in a child process
+(``python -m tests.support.dbfaults serve ...``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+CONTROL_ENV = "PBEM_TEST_DB_FAULT_FILE"
+NO_LIMIT = 4294967294
+
+
+class SqliteFaults:
+    """Install once; then set ``mode`` ("" | "full" | "readonly") or write the control file."""
+
+    def __init__(self, control: Path | None = None) -> None:
+        self.control = control
+        self.mode = ""
+
+    def current(self) -> str:
+        if self.control is not None:
+            try:
+                return self.control.read_text().strip()
+            except FileNotFoundError:
+                return ""
+        return self.mode
+
+    def install(self) -> SqliteFaults:
+        event.listen(Engine, "begin", self._on_begin)
+        return self
+
+    def remove(self) -> None:
+        event.remove(Engine, "begin", self._on_begin)
+
+    def _on_begin(self, conn: Any) -> None:
+        if conn.engine.dialect.name != "sqlite":
+            return
+        mode = self.current()
+        raw = conn.connection.driver_connection
+        raw.execute(f"PRAGMA max_page_count = {1 if mode == 'full' else NO_LIMIT}")
+        raw.execute(f"PRAGMA query_only = {1 if mode == 'readonly' else 0}")
+
+
+def set_fault(control: Path, mode: str) -> None:
+    """Switch the fault of a child process (atomically: it never reads half a word)."""
+    tmp = control.with_suffix(".tmp")
+    tmp.write_text(mode)
+    tmp.replace(control)
+
+
+if __name__ == "__main__":  # python -m tests.support.dbfaults serve ... (the pbem CLI, faults on)
+    SqliteFaults(Path(os.environ[CONTROL_ENV])).install()
+    if os.environ.get("PBEM_TEST_STACK_DUMPS"):  # every thread's stack every 5 s, for a hang
+        import faulthandler
+
+        faulthandler.dump_traceback_later(5, repeat=True,
+                                          file=open(os.environ["PBEM_TEST_STACK_DUMPS"], "a"))  # noqa: SIM115
+    from service.cli.app import main
+
+    sys.argv[0] = "pbem"
+    main()
