@@ -18,7 +18,7 @@ from engines.barcadia.bots import HeuristicBot
 from engines.barcadia.choices import LazyChoice
 from engines.barcadia.commands import format_action, parse_command
 from engines.barcadia.flow import execute
-from engines.barcadia.rules import Events
+from engines.barcadia.rules import Events, limit_key, limit_ranking
 from engines.barcadia.setup import new_game
 from engines.barcadia.state import KNOWN, PHASE_OVER, PHASE_WINDOW, TILE, UP, BarcadiaState
 from engines.barcadia.view import make_view, render
@@ -49,7 +49,8 @@ class BarcadiaEngine(Engine[BarcadiaState]):
         "small_game_removal": Option(True, "remove 20 rooms with 2-3 players (HB-13)", (True, False)),
         "signature_moves": Option(False, "Kickstarter Signature Moves (HB-68)", (True, False)),
         "house_rules": Option(False, "Kickstarter House Rules (HB-69)", (True, False)),
-        "turn_limit": Option(R.DEFAULT_TURN_LIMIT, "turns (all seats together) after which the game ends with no winner (0 = none)"),
+        "turn_limit": Option(R.DEFAULT_TURN_LIMIT, "turns (all seats together) after which the game ends, ranked by "
+                                                   "Power-Ups, then HP (HB-71; 0 = no limit, the default)"),
     }
 
     def __init__(self) -> None:
@@ -160,9 +161,21 @@ class BarcadiaEngine(Engine[BarcadiaState]):
             return Outcome(frozenset({state.winner}), False,
                            tr(f"{who} beat the Grand Drink Guardian and took the Drink Hoard",
                               f"{who} đánh bại Người Giữ Cửa Đồ Uống Vĩ Đại và giành Kho Báu Đồ Uống"))
+        # HB-71: a turn limit ended the game; the players are ranked by Power-Ups, then HP.
+        ranking = limit_ranking(state)
+        ranked_en = "; ".join(f"{k + 1}. {state.players[p]} ({len(state.powerups[p])} Power-Ups, {state.hp[p]} HP)"
+                              for k, p in enumerate(ranking))
+        ranked_vi = "; ".join(f"{k + 1}. {state.players[p]} ({len(state.powerups[p])} Thẻ Tăng Cường, {state.hp[p]} HP)"
+                              for k, p in enumerate(ranking))
         limit = state.options.get("turn_limit")
-        return Outcome(frozenset(), True, tr(f"the turn limit ({limit}) was reached; nobody won",
-                                             f"đã hết giới hạn {limit} lượt; không ai thắng"))
+        first, second = ranking[0], ranking[1]
+        if limit_key(state, first) == limit_key(state, second):
+            return Outcome(frozenset(), True, tr(f"the turn limit ({limit}) was reached with a tie at the top: {ranked_en}",
+                                                 f"đã hết giới hạn {limit} lượt, đồng hạng nhất: {ranked_vi}"))
+        who = state.players[first]
+        return Outcome(frozenset({first}), False,
+                       tr(f"the turn limit ({limit}) was reached and {who} leads on Power-Ups, then HP: {ranked_en}",
+                          f"đã hết giới hạn {limit} lượt và {who} dẫn đầu về Thẻ Tăng Cường, rồi HP: {ranked_vi}"))
 
     def bots(self) -> Mapping[str, Bot[BarcadiaState]]:
         return {"random": RandomBot(), "heuristic": HeuristicBot()}

@@ -353,14 +353,14 @@ def open_window_round(s: BarcadiaState, ev: Events) -> bool:
 
 
 def next_turn(s: BarcadiaState, ev: Events) -> None:
-    """The Turn Tracker passes clockwise (HB-26); the turn limit ends an endless game."""
+    """The Turn Tracker passes clockwise (HB-26); a turn limit, if the game has one, ends it (HB-71)."""
     s.turns += 1
     limit = int(s.options.get("turn_limit", R.DEFAULT_TURN_LIMIT))
     if limit and s.turns >= limit:
         s.phase = PHASE_OVER
         s.end_reason = "limit"
-        say(ev, f"{limit} turns have been played: the dungeon collapses and nobody wins.",
-            f"Đã chơi {limit} lượt: hầm ngục sụp đổ và không ai thắng.")
+        say(ev, f"{limit} turns have been played: the game ends and the players are ranked by Power-Ups, then HP.",
+            f"Đã chơi {limit} lượt: trò chơi kết thúc, người chơi được xếp hạng theo Thẻ Tăng Cường, rồi HP.")
         return
     s.turn_seat = (s.turn_seat + 1) % s.n
     s.phase = PHASE_TURN

@@ -100,6 +100,16 @@ def house_amount(s: BarcadiaState, kind: str, default: int) -> int:
     return rule.effect.amount if rule is not None and rule.effect.kind == kind else default
 
 
+def limit_key(s: BarcadiaState, seat: Seat) -> tuple[int, int]:
+    """HB-71: what ranks the players when a turn limit ends the game: Power-Ups, then HP."""
+    return len(s.powerups[seat]), s.hp[seat]
+
+
+def limit_ranking(s: BarcadiaState) -> list[Seat]:
+    """Seats best first by ``limit_key``; equal keys stay in seat order (a tie, not a rank)."""
+    return sorted(range(s.n), key=lambda p: tuple(-k for k in limit_key(s, p)))
+
+
 # ---------------------------------------------------------------------------
 # Dice
 

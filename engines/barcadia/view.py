@@ -13,6 +13,7 @@ from typing import Any
 
 from engines.barcadia.content import content
 from engines.barcadia.hexes import START_POINT
+from engines.barcadia.rules import limit_ranking
 from engines.barcadia.state import BEATEN, DROPS, KNOWN, TILE, TRAPS, UP, BarcadiaState
 from engines.contract import Seat
 
@@ -115,6 +116,7 @@ def public_view(s: BarcadiaState) -> dict[str, Any]:
         "guardian": {"level": c.hoard.level, "damage": c.hoard.damage},
         "start_rolls": s.start_rolls,
         "winner": s.winner, "end_reason": s.end_reason,
+        "ranking": limit_ranking(s) if s.end_reason == "limit" else None,
     }
     view["map"] = text_map(view, s.layout)
     view["hexes"] = [list(h) for h in s.layout]  # axial (q, r) of room n: public, the picture draws from it
@@ -187,6 +189,13 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
                       "viết xây q,r (hoặc place q,r)" if vi else
                       f"Building the dungeon: {names[pl['next']]} places the next room ({pl['left']} face-down "
                       "rooms left); write place q,r")
+    elif view["phase"] == "over" and view.get("ranking"):
+        players = view["players"]
+        ranked = "; ".join(f"{k + 1}. {names[p]} ({len(players[p]['powerups'])} "
+                           + ("Thẻ Tăng Cường" if vi else "Power-Ups") + f", {players[p]['hp']} HP)"
+                           for k, p in enumerate(view["ranking"]))
+        lines.append((f"Hết giới hạn {view['turn_limit']} lượt. Xếp hạng theo Thẻ Tăng Cường, rồi HP: " if vi else
+                      f"The turn limit ({view['turn_limit']}) ended the game. Ranking by Power-Ups, then HP: ") + ranked)
     elif view["phase"] == "over":
         lines.append("Trò chơi kết thúc, không ai thắng." if vi else "The game is over; nobody won.")
     else:

@@ -23,13 +23,13 @@ def test_options_are_checked() -> None:
         ENGINE.new_game(["Solo"], None, 1)
 
 
-def test_turn_limit_ends_the_game_without_a_winner() -> None:
-    """Finiteness: the documented ``turn_limit`` (resolutions.DEFAULT_TURN_LIMIT) ends random play."""
+def test_turn_limit_option_ends_random_play() -> None:
+    """HB-71: the option ``turn_limit`` ends a game after that many turns, ranked (not drawn by rule)."""
     s = ENGINE.new_game(PLAYERS, {"turn_limit": 6}, 3)
     s, _ = play_bots(ENGINE, s, [RandomBot()] * 4, random.Random(3))
     outcome = ENGINE.outcome(s)
-    assert s.phase == PHASE_OVER and outcome is not None
-    assert outcome.draw and not outcome.winners and s.turns == 6
+    assert s.phase == PHASE_OVER and outcome is not None and s.turns == 6 and s.end_reason == "limit"
+    assert outcome.draw or len(outcome.winners) == 1
 
 
 def test_same_seed_same_game_and_json_round_trip() -> None:
