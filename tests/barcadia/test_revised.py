@@ -8,7 +8,7 @@ clause it checks. Every test here failed on the engine before the second pass.
 from __future__ import annotations
 
 from engines.barcadia.engine import ENGINE
-from engines.barcadia.state import PHASE_OVER, PHASE_TURN
+from engines.barcadia.state import PHASE_OVER, PHASE_TURN, TRAPS
 from tests.barcadia.support import ALICE, BOB, CHI, play, position
 
 # ---------------------------------------------------------------------------
@@ -47,3 +47,43 @@ def test_HB_71_a_tie_at_the_top_of_the_ranking_is_a_draw() -> None:
     outcome = ENGINE.outcome(s)
     assert outcome is not None and outcome.draw and not outcome.winners
     assert "tie at the top" in outcome.reason.en
+
+
+# ---------------------------------------------------------------------------
+# HB-51 (clarified): a roll bonus "for your next roll" is spent by the first roll it applies to
+
+
+def test_HB_51_liquid_courage_is_spent_by_the_first_trap_roll() -> None:
+    """HB-51: "a roll bonus 'for your next roll' is spent by the first roll it applies to" — Liquid
+    Courage (+2 to any roll) lifts the first disarm roll only: the second trap and the Goblin
+    (level 12) meet bare dice."""
+    s = position({1: "goblin"}, hands=[["liquid-courage"], [], [], []], loaded_dice=[9, 9, 10])
+    s.rooms[1][TRAPS] = 2
+    s, _ = play(s, ALICE, "play liquid-courage")
+    s, text = play(s, ALICE, "reveal 1")
+    assert "rolled 9+2=11 against 10: a trap in room 1 is disarmed" in text
+    assert "rolled 9 against 10: a trap in room 1 goes off" in text
+    assert "rolled 10 against level 12: the Goblin wins" in text
+    assert s.hp[ALICE] == 100 - 10 - 20 and s.turn["bonus"] == []
+
+
+def test_HB_51_a_monster_bonus_waits_for_its_own_roll() -> None:
+    """HB-51: the bonus is spent by the first roll *it applies to* — a trap roll leaves Bottle-axe
+    (+3 against Monsters) for the Goblin fight."""
+    s = position({1: "goblin"}, hands=[["bottle-axe"], [], [], []], loaded_dice=[12, 9])
+    s.rooms[1][TRAPS] = 1
+    s, _ = play(s, ALICE, "play bottle-axe")
+    s, text = play(s, ALICE, "reveal 1")
+    assert "rolled 12 against 10: a trap in room 1 is disarmed" in text
+    assert "rolled 9+3=12 against level 12: the Goblin is beaten" in text
+
+
+def test_HB_51_a_tied_boss_roll_spends_the_bonus() -> None:
+    """HB-51 with HB-39 ("ties reroll"): the tied roll is the first roll the bonus applied to, so the
+    reroll is bare — Boss Bane's +3 makes 12 a 15 that ties Bob's 15; then 14 beats 13."""
+    s = position({1: "minotaur"}, hands=[["boss-bane"], [], [], []], loaded_dice=[12, 15, 14, 13])
+    s, _ = play(s, ALICE, "play boss-bane")
+    s, _ = play(s, ALICE, "reveal 1")
+    s, text = play(s, ALICE, "boss bob")
+    assert "Alice rolled 12+3=15 and Bob rolled 15: a tie" in text
+    assert "Alice rolled 14 against Bob's 13: Alice wins" in text
