@@ -26,6 +26,13 @@ LOOT_VALUE = {
     "bottle-axe": 5, "iron-flask": 5, "scavenge": 5, "shadow-step": 4, "team-huddle": 3, "sloppy": 4,
 }
 
+# Cards worth playing while a fight waits on the bot's choice, best first (HB-51).
+FIGHT_CARDS = {
+    "guardian": ("guardian-toast", "liquid-courage"),
+    "boss": ("boss-bane", "liquid-courage"),
+    "teammate": ("team-huddle", "bottle-axe", "liquid-courage"),
+}
+
 
 def distances(s: BarcadiaState, goals: set[int]) -> dict[int, int]:
     """Steps from each room to the nearest goal, walking only through enterable rooms."""
@@ -57,6 +64,13 @@ class HeuristicBot(Bot[BarcadiaState]):
 
     def pending(self, s: BarcadiaState, seat: Seat, acts: list[Action]) -> Action:
         kind = s.pending[0]["kind"]
+        plays = {str(a.args[0]): a for a in acts if a.kind == "play" and len(a.args) == 1}
+        acts = [a for a in acts if a.kind != "play"]
+        for card in FIGHT_CARDS.get(kind, ()):  # HB-51: a bonus for the roll that waits
+            if card in plays:
+                return plays[card]
+        if kind in FIGHT_CARDS and "hearty-stew" in plays and s.hp[seat] <= 50:
+            return plays["hearty-stew"]
         if kind == "guardian":
             return Action("hoard")
         if kind == "teammate":

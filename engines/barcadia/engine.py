@@ -163,7 +163,8 @@ class BarcadiaEngine(Engine[BarcadiaState]):
                               f"{who} đánh bại Người Giữ Cửa Đồ Uống Vĩ Đại và giành Kho Báu Đồ Uống"))
         # HB-71: a turn limit ended the game; the players are ranked by Power-Ups, then HP.
         ranking = limit_ranking(state)
-        ranked_en = "; ".join(f"{k + 1}. {state.players[p]} ({len(state.powerups[p])} Power-Ups, {state.hp[p]} HP)"
+        ranked_en = "; ".join(f"{k + 1}. {state.players[p]} ({len(state.powerups[p])} Power-Up"
+                              f"{'' if len(state.powerups[p]) == 1 else 's'}, {state.hp[p]} HP)"
                               for k, p in enumerate(ranking))
         ranked_vi = "; ".join(f"{k + 1}. {state.players[p]} ({len(state.powerups[p])} Thẻ Tăng Cường, {state.hp[p]} HP)"
                               for k, p in enumerate(ranking))

@@ -62,7 +62,9 @@ from engines.rng import Rng
 
 def execute(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     """Carry out a legal action (already checked by the engine)."""
-    if s.pending:
+    if s.pending and a.kind == "play":  # a card played while the turn waits (HB-51)
+        play_loot(s, seat, a, ev)
+    elif s.pending:
         resolve_pending(s, seat, a, ev)
     elif s.phase == PHASE_PLACE:
         place_tile(s, seat, int(str(a.args[0])), int(str(a.args[1])), ev)
@@ -285,7 +287,7 @@ def auto_resolve(s: BarcadiaState, ev: Events) -> bool:
         keep_one_loot(s, seat, s.hands[seat][0] if s.hands[seat] else "", ev)
         return True
     options = moves.pending_actions(s, head)
-    if head["kind"] != "guardian" and len(options) == 1:
+    if head["kind"] != "guardian" and len(options) == 1 and not moves.cards_while_waiting(s, head):
         resolve_pending(s, seat, options[0], ev)
         return True
     if not options:

@@ -28,6 +28,14 @@ DUEL_ON_START_POINT = False
 # duel and, like every duel (HB-56), allows it only before the action.
 PORTAL_DUEL_USES_DUEL = True
 
+# HB-51 (clarified): a DURING_YOUR_TURN card may be played while the owner's turn waits on a
+# choice (a teammate, a Boss player, the Guardian, a Power-Up to give up). OPEN: while a fight
+# waits, the action is under way, so -- as a teleport never comes mid-action (HB-37) -- cards that
+# move the player or the rooms are not playable then; every other card is.
+BARRED_WHILE_A_FIGHT_WAITS = frozenset({"blink", "swap_rooms"})
+# The roll each waiting fight makes for the revealer (its bonuses are playable while it waits).
+WAITING_FIGHT_ROLL = {"teammate": "Team", "boss": "Boss", "guardian": "Guardian"}
+
 # HB-71: the rulebook has no turn limit, so a game has none by default (0 = no limit). The
 # option ``turn_limit`` stays for tests, bots and leagues that must end a round: after that many
 # turns in all (every seat's turn counts) the game ends and the outcome ranks the players by

@@ -192,8 +192,8 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
     elif view["phase"] == "over" and view.get("ranking"):
         players = view["players"]
         ranked = "; ".join(f"{k + 1}. {names[p]} ({len(players[p]['powerups'])} "
-                           + ("Thẻ Tăng Cường" if vi else "Power-Ups") + f", {players[p]['hp']} HP)"
-                           for k, p in enumerate(view["ranking"]))
+                           + ("Thẻ Tăng Cường" if vi else "Power-Up" if len(players[p]["powerups"]) == 1 else "Power-Ups")
+                           + f", {players[p]['hp']} HP)" for k, p in enumerate(view["ranking"]))
         lines.append((f"Hết giới hạn {view['turn_limit']} lượt. Xếp hạng theo Thẻ Tăng Cường, rồi HP: " if vi else
                       f"The turn limit ({view['turn_limit']}) ended the game. Ranking by Power-Ups, then HP: ") + ranked)
     elif view["phase"] == "over":

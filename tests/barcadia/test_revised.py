@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engines.barcadia.engine import ENGINE
 from engines.barcadia.state import PHASE_OVER, PHASE_TURN, TRAPS
-from tests.barcadia.support import ALICE, BOB, CHI, play, position
+from tests.barcadia.support import ALICE, BOB, CHI, commands, face_up, play, position
 
 # ---------------------------------------------------------------------------
 # HB-71: no turn limit by default; a limit, when set, ranks by Power-Ups, then HP
@@ -87,3 +87,83 @@ def test_HB_51_a_tied_boss_roll_spends_the_bonus() -> None:
     s, text = play(s, ALICE, "boss bob")
     assert "Alice rolled 12+3=15 and Bob rolled 15: a tie" in text
     assert "Alice rolled 14 against Bob's 13: Alice wins" in text
+
+
+# ---------------------------------------------------------------------------
+# HB-51 (clarified): DURING_YOUR_TURN cards while the turn waits on a choice
+
+
+def test_HB_51_boss_choice_offers_a_boss_bonus() -> None:
+    """HB-51: "this includes the moments when the turn waits on a choice (a Boss to fight or not, a
+    teammate to call, the Guardian): every menu in the owner's turn offers the cards that can be
+    played at that point" — Boss Bane is offered beside the Boss-player choice and counts."""
+    s = position({1: "minotaur"}, hands=[["boss-bane"], [], [], []], loaded_dice=[12, 14])
+    s, _ = play(s, ALICE, "reveal 1")
+    assert {"boss bob", "boss chi", "play boss-bane"} <= commands(s, ALICE)
+    assert "play boss-bane" in {c.command for c in ENGINE.menu(s, ALICE)}
+    s, text = play(s, ALICE, "play boss-bane")
+    assert "Alice plays Boss Bane" in text and ENGINE.to_act(s) == {ALICE} and s.pending[0]["kind"] == "boss"
+    s, text = play(s, ALICE, "boss bob")
+    assert "Alice rolled 12+3=15 against Bob's 14: Alice wins" in text and s.pos[ALICE] == 1
+
+
+def test_HB_51_teammate_choice_offers_a_team_bonus() -> None:
+    """HB-51: "a teammate to call" — Team Huddle (+4) is played after the reveal: 11+4 and 10 make 25."""
+    s = position({1: "orc-warband"}, hands=[["team-huddle"], [], [], []], loaded_dice=[11, 10])
+    s, _ = play(s, ALICE, "reveal 1")
+    assert "play team-huddle" in commands(s, ALICE)
+    s, _ = play(s, ALICE, "play team-huddle")
+    s, text = play(s, ALICE, "team chi")
+    assert "Alice rolled 11+4=15 and teammate Chi rolled 10: 25 against level 25" in text and s.pos[ALICE] == 1
+
+
+def test_HB_51_guardian_choice_offers_guardians_toast() -> None:
+    """HB-51: "the Guardian" — revealing the Hoard with 3 Power-Ups asks fight-or-wait, and the
+    Guardian's Toast (+3) offered there turns a 12 into the winning 15."""
+    s = position({1: "hoard"}, powerups=[["banner", "gauntlets", "iron-belly"], [], [], []],
+                 hands=[["guardian-toast"], [], [], []], loaded_dice=[12])
+    s, _ = play(s, ALICE, "reveal 1")
+    assert {"hoard", "wait", "play guardian-toast"} <= commands(s, ALICE)
+    s, _ = play(s, ALICE, "play guardian-toast")
+    s, text = play(s, ALICE, "hoard")
+    outcome = ENGINE.outcome(s)
+    assert "rolled 12+3=15 against level 15" in text and outcome is not None and outcome.winners == {ALICE}
+
+
+def test_HB_51_a_forced_choice_still_waits_for_a_card() -> None:
+    """HB-51: with two players the Boss-player is forced, yet the turn still waits at that choice for
+    the revealer's cards: Alice plays Dash there (her last card, so the forced choice then makes
+    itself) and acts again after the fight."""
+    s = position({1: "minotaur", 2: "supplies-1"}, players=["Alice", "Bob"], hands=[["dash"], []],
+                 loaded_dice=[15, 3])
+    s, _ = play(s, ALICE, "reveal 1")
+    assert commands(s, ALICE) == {"boss bob", "play dash"}
+    s, text = play(s, ALICE, "play dash")
+    assert "Bob plays the Minotaur" in text and "Alice rolled 15 against Bob's 3" in text
+    assert s.pos[ALICE] == 1 and s.turn_seat == ALICE and s.turn["actions"] == 1
+    assert "reveal 2" in commands(s, ALICE)
+
+
+def test_HB_51_no_card_moves_anything_while_a_fight_waits() -> None:
+    """HB-51 OPEN (resolutions.BARRED_WHILE_A_FIGHT_WAITS): the action is under way while the Boss
+    waits, so Shadow Step and Shifting Stones wait too; the heal is offered."""
+    s = position({1: "minotaur", 2: "goblin", 3: "portal-1"}, hp=[50, 100, 100, 100],
+                 hands=[["shadow-step", "shifting-stones", "hearty-stew"], [], [], []])
+    face_up(s, 3)
+    before = commands(s, ALICE)
+    assert "play shadow-step 3" in before and "play shifting-stones 1 2" in before
+    s, _ = play(s, ALICE, "reveal 1")
+    waiting = commands(s, ALICE)
+    assert "play hearty-stew" in waiting
+    assert not any("shadow-step" in c or "shifting-stones" in c for c in waiting)
+
+
+def test_HB_51_someone_elses_choice_offers_no_card() -> None:
+    """HB-51: the cards are the owner's, in the owner's turn — Bob, asked to give up a 4th Power-Up
+    won as Alice's teammate, is offered no card."""
+    s = position({1: "orc-warband"}, powerups=[[], ["banner", "gauntlets", "war-ring"], [], []],
+                 hands=[[], ["dash"], [], []], loaded_dice=[15, 15])
+    s, _ = play(s, ALICE, "reveal 1")
+    s, _ = play(s, ALICE, "team bob")
+    assert ENGINE.to_act(s) == {BOB} and s.pending[0]["kind"] == "overflow"
+    assert not any(c.startswith("play") for c in commands(s, BOB))
