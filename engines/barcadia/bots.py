@@ -14,7 +14,17 @@ from engines.barcadia import moves
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import content
 from engines.barcadia.rules import hoard_room, roll_bonus
-from engines.barcadia.state import DROPS, KNOWN, PHASE_PLACE, PHASE_WINDOW, TILE, TRAPS, UP, BarcadiaState
+from engines.barcadia.state import (
+    DROPS,
+    KNOWN,
+    PHASE_CHARACTERS,
+    PHASE_PLACE,
+    PHASE_WINDOW,
+    TILE,
+    TRAPS,
+    UP,
+    BarcadiaState,
+)
 from engines.contract import Action, Bot, Engine, Seat
 
 POWERUP_VALUE = {
@@ -26,6 +36,9 @@ LOOT_VALUE = {
     "bottle-axe": 5, "iron-flask": 5, "scavenge": 5, "shadow-step": 4, "team-huddle": 3, "sloppy": 4,
 }
 
+# HB-68: the Signature Moves the bot would rather have, best first (the Guardian decides the game;
+# Monsters and Bosses bring the Power-Ups).
+CHARACTER_RANK = ("wizard", "barbarian", "sorcerer", "ranger", "rogue", "knight")
 # Cards worth playing while a fight waits on the bot's choice, best first (HB-51).
 FIGHT_CARDS = {
     "guardian": ("guardian-toast", "liquid-courage"),
@@ -56,6 +69,8 @@ class HeuristicBot(Bot[BarcadiaState]):
             return self.pending(state, seat, acts)
         if state.phase == PHASE_PLACE:
             return rng.choice(acts)
+        if state.phase == PHASE_CHARACTERS:
+            return min(acts, key=lambda a: CHARACTER_RANK.index(str(a.args[0])) if a.args[0] in CHARACTER_RANK else 99)
         if state.phase == PHASE_WINDOW:
             return self.between(state, seat, acts)
         return self.turn(state, seat, acts)

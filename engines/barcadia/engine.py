@@ -20,7 +20,7 @@ from engines.barcadia.commands import format_action, parse_command
 from engines.barcadia.flow import execute
 from engines.barcadia.rules import Events, limit_key, limit_ranking
 from engines.barcadia.setup import new_game
-from engines.barcadia.state import KNOWN, PHASE_OVER, PHASE_WINDOW, TILE, UP, BarcadiaState
+from engines.barcadia.state import KNOWN, PHASE_CHARACTERS, PHASE_OVER, PHASE_WINDOW, TILE, UP, BarcadiaState
 from engines.barcadia.view import make_view, render
 from engines.bots import RandomBot, bot_rng
 from engines.contract import (
@@ -48,6 +48,8 @@ class BarcadiaEngine(Engine[BarcadiaState]):
                                    "players: players place the face-down rooms in turn (HB-15)", ("random", "players")),
         "small_game_removal": Option(True, "remove 20 rooms with 2-3 players (HB-13)", (True, False)),
         "signature_moves": Option(False, "Kickstarter Signature Moves (HB-68)", (True, False)),
+        "characters": Option("choose", "with Signature Moves: choose: every player chooses a character, secretly and "
+                                       "all at once (HB-68); random: the characters are dealt", R.CHARACTER_MODES),
         "house_rules": Option(False, "Kickstarter House Rules (HB-69)", (True, False)),
         "turn_limit": Option(R.DEFAULT_TURN_LIMIT, "turns (all seats together) after which the game ends, ranked by "
                                                    "Power-Ups, then HP (HB-71; 0 = no limit, the default)"),
@@ -77,7 +79,7 @@ class BarcadiaEngine(Engine[BarcadiaState]):
         return state.version
 
     def decision_key(self, state: BarcadiaState, seat: Seat) -> str:
-        if state.phase == PHASE_WINDOW and not state.pending and state.window.get("open"):
+        if state.phase in (PHASE_WINDOW, PHASE_CHARACTERS) and not state.pending and state.window.get("open"):
             return f"w{state.step_version}"
         return str(state.version)
 

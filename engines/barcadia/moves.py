@@ -14,6 +14,7 @@ from engines.barcadia.content import content
 from engines.barcadia.hexes import frontier
 from engines.barcadia.rules import hoard_room, is_portal, move_range, portal_tiles, tile_of
 from engines.barcadia.state import (
+    PHASE_CHARACTERS,
     PHASE_OVER,
     PHASE_PLACE,
     PHASE_TURN,
@@ -49,6 +50,8 @@ def legal(s: BarcadiaState, seat: Seat) -> list[Action]:
         return acts
     if s.phase == PHASE_PLACE:
         return place_actions(s) if seat == s.placing["order"][0] else []
+    if s.phase == PHASE_CHARACTERS:
+        return character_actions(s) if seat in s.window["asked"] else []
     if s.phase == PHASE_WINDOW:
         if seat not in s.window.get("asked", []):
             return []
@@ -65,7 +68,7 @@ def to_act(s: BarcadiaState) -> frozenset[Seat]:
         return frozenset({s.pending[0]["seat"]})
     if s.phase == PHASE_PLACE:
         return frozenset({s.placing["order"][0]})
-    if s.phase == PHASE_WINDOW:
+    if s.phase in (PHASE_WINDOW, PHASE_CHARACTERS):
         return frozenset(x for x in s.window.get("asked", []) if str(x) not in s.window["chosen"])
     return frozenset({s.turn_seat})
 
@@ -281,6 +284,15 @@ def pending_actions(s: BarcadiaState, p: dict[str, object]) -> list[Action]:
     if kind == "death_keep":
         return [Action("keep", (c,)) for c in sorted(set(s.hands[seat]))]
     return []
+
+
+def free_characters(s: BarcadiaState) -> list[str]:
+    """HB-68: the characters nobody has yet, in the content file's order."""
+    return [c for c in content().characters if c not in s.characters]
+
+
+def character_actions(s: BarcadiaState) -> list[Action]:
+    return [_act("character", (c,)) for c in free_characters(s)]
 
 
 def place_actions(s: BarcadiaState) -> list[Action]:

@@ -28,6 +28,13 @@ DUEL_ON_START_POINT = False
 # duel and, like every duel (HB-56), allows it only before the action.
 PORTAL_DUEL_USES_DUEL = True
 
+# HB-68 (revised): with Signature Moves on, players choose their characters at set-up, a secret
+# simultaneous choice (option ``characters``: "choose", the default, or "random": dealt). A clash
+# goes to "who asked first": the player whose standing choice came in first (changing one's
+# choice asks anew); the others choose again among the characters left. The choice comes first
+# in set-up, before the dungeon is built (option layout = "players").
+CHARACTER_MODES = ("choose", "random")
+
 # HB-51 (clarified): a DURING_YOUR_TURN card may be played while the owner's turn waits on a
 # choice (a teammate, a Boss player, the Guardian, a Power-Up to give up). OPEN: while a fight
 # waits, the action is under way, so -- as a teleport never comes mid-action (HB-37) -- cards that

@@ -8,7 +8,7 @@ from typing import Any
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import content
 from engines.barcadia.hexes import random_layout
-from engines.barcadia.state import PHASE_PLACE, PHASE_TURN, BarcadiaState, new_turn_flags
+from engines.barcadia.state import PHASE_CHARACTERS, PHASE_PLACE, PHASE_TURN, BarcadiaState, new_turn_flags
 from engines.rng import Rng
 
 
@@ -59,10 +59,12 @@ def new_game(players: Sequence[str], opts: Mapping[str, Any], seed: int) -> Barc
     rng.shuffle(pus)
     hands = [[loot.pop() for _ in range(R.STARTING_LOOT)] for _ in range(n)]
     characters: list[str] = []
-    if opts["signature_moves"]:
+    if opts["signature_moves"] and opts["characters"] == "random":
         chars = list(c.characters)
         rng.shuffle(chars)
         characters = chars[:n]
+    elif opts["signature_moves"]:
+        characters = [""] * n  # HB-68: chosen before play (``open_character_choice``)
     house_deck: list[str] = []
     house_rule = ""
     if opts["house_rules"]:
@@ -87,4 +89,14 @@ def new_game(players: Sequence[str], opts: Mapping[str, Any], seed: int) -> Barc
         s.layout = [[0, 0]] + [[q, r] for q, r in hexes]
         s.rooms = [start_point()] + [empty_room(t) for t in tiles]
     s.rng = rng.state
+    if characters and not all(characters):
+        open_character_choice(s, list(range(n)))
     return s
+
+
+def open_character_choice(s: BarcadiaState, seats: list[int]) -> None:
+    """HB-68: ask ``seats`` for their characters, all at once and in secret (``flow``
+    resolves the round when the last of them has chosen)."""
+    s.phase = PHASE_CHARACTERS
+    s.window = {"open": True, "asked": seats, "chosen": {}, "order": []}
+    s.step_version = s.version

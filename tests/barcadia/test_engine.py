@@ -68,8 +68,8 @@ def test_plant_markers_cover_hands_rooms_decks_and_rng() -> None:
 def test_HB_68_signature_moves_module() -> None:
     """HB-68: "each player starts with their character's card face up ... it doesn't count toward
     the Power-Up limit or requirement" — the Barbarian's +2 beats a level 12 Monster with a 10."""
-    s = ENGINE.new_game(PLAYERS, {"signature_moves": True}, 2)
-    assert len(set(s.characters)) == 4
+    s = ENGINE.new_game(PLAYERS, {"signature_moves": True, "characters": "random"}, 2)
+    assert len(set(s.characters)) == 4 and "" not in s.characters
     t = position({1: "goblin"}, characters=["barbarian", "knight", "rogue", "wizard"], loaded_dice=[10])
     t, text = play(t, ALICE, "reveal 1")
     assert "rolled 10+2=12 against level 12" in text and t.powerups[ALICE] == []

@@ -7,9 +7,12 @@ clause it checks. Every test here failed on the engine before the second pass.
 
 from __future__ import annotations
 
+from typing import Any
+
+from engines.barcadia.content import content
 from engines.barcadia.engine import ENGINE
-from engines.barcadia.state import PHASE_OVER, PHASE_TURN, TRAPS
-from tests.barcadia.support import ALICE, BOB, CHI, commands, face_up, play, position
+from engines.barcadia.state import PHASE_CHARACTERS, PHASE_OVER, PHASE_PLACE, PHASE_TURN, TRAPS, BarcadiaState
+from tests.barcadia.support import ALICE, BOB, CHI, DUNG, PLAYERS, commands, face_up, play, position
 
 # ---------------------------------------------------------------------------
 # HB-71: no turn limit by default; a limit, when set, ranks by Power-Ups, then HP
@@ -167,3 +170,84 @@ def test_HB_51_someone_elses_choice_offers_no_card() -> None:
     s, _ = play(s, ALICE, "team bob")
     assert ENGINE.to_act(s) == {BOB} and s.pending[0]["kind"] == "overflow"
     assert not any(c.startswith("play") for c in commands(s, BOB))
+
+
+# ---------------------------------------------------------------------------
+# HB-68 (revised): players choose their characters
+
+
+def choosing(players: list[str] | None = None, **options: Any) -> BarcadiaState:
+    return ENGINE.new_game(players or PLAYERS, {"signature_moves": True, **options}, 3)
+
+
+def test_HB_68_players_choose_their_characters_in_secret() -> None:
+    """HB-68: "the source hands each card to the matching player ... so players **choose** their
+    character at setup (secret simultaneous choice ...)" — all four are asked at once, a choice stays
+    hidden from the others until everyone has chosen, and then play begins."""
+    s = choosing()
+    assert s.phase == PHASE_CHARACTERS and ENGINE.to_act(s) == {0, 1, 2, 3}
+    assert {f"character {c}" for c in content().characters} == commands(s, BOB)
+    key = ENGINE.decision_key(s, BOB)
+    s2, events = ENGINE.apply(s, ALICE, ENGINE.parse(s, ALICE, "character knight"))
+    assert ENGINE.to_act(s2) == {1, 2, 3} and ENGINE.decision_key(s2, BOB) == key
+    assert not any("Knight" in e.text.en for e in events if e.visible(BOB))
+    assert ENGINE.view(s2, BOB)["window"]["my_choice"] is None
+    assert ENGINE.view(s2, ALICE)["window"]["my_choice"] == ["character", "knight"]
+    s2, _ = play(s2, BOB, "wizard")
+    s2, _ = play(s2, CHI, "chọn Kẻ Trộm")
+    s2, text = play(s2, DUNG, "character ranger")
+    assert s2.characters == ["knight", "wizard", "rogue", "ranger"]
+    assert "Alice is the Knight" in text and s2.phase == PHASE_TURN
+    assert ENGINE.view(s2, CHI)["players"][0]["character"] == "knight"
+
+
+def test_HB_68_a_clash_goes_to_who_chose_first() -> None:
+    """HB-68: "a clash settled by who asked first" — Bob asks for the Wizard before Alice does, so
+    Bob is the Wizard and Alice chooses again, without the Wizard on offer."""
+    s = choosing()
+    s, _ = play(s, BOB, "character wizard")
+    s, _ = play(s, ALICE, "character wizard")
+    s, _ = play(s, CHI, "character rogue")
+    s, text = play(s, DUNG, "character ranger")
+    assert "Alice chose the Wizard too, but Bob chose first" in text
+    assert s.characters == ["", "wizard", "rogue", "ranger"] and ENGINE.to_act(s) == {ALICE}
+    assert "character wizard" not in commands(s, ALICE)
+    s, _ = play(s, ALICE, "character barbarian")
+    assert s.characters[ALICE] == "barbarian" and s.phase == PHASE_TURN
+
+
+def test_HB_68_changing_a_choice_asks_anew() -> None:
+    """HB-68 OPEN (resolutions.CHARACTER_MODES): a changed choice is a new request — Alice asks for
+    the Knight, Bob for the Wizard, then Alice changes to the Wizard: Bob asked for it first."""
+    s = choosing()
+    s, _ = play(s, ALICE, "character knight")
+    s, _ = play(s, BOB, "character wizard")
+    s, _ = play(s, ALICE, "character wizard")
+    s, _ = play(s, CHI, "character rogue")
+    s, _ = play(s, DUNG, "character ranger")
+    assert s.characters[BOB] == "wizard" and s.characters[ALICE] == "" and ENGINE.to_act(s) == {ALICE}
+
+
+def test_HB_68_the_last_character_left_needs_no_choice() -> None:
+    """HB-68: six players, six characters — the one who lost a clash gets the last one at once."""
+    names = ["Alice", "Bob", "Chi", "Dung", "Eve", "Phong"]
+    s = choosing(names)
+    for seat, char in enumerate(["barbarian", "knight", "rogue", "wizard", "sorcerer"]):
+        s, _ = play(s, seat, f"character {char}")
+    s, text = play(s, 5, "character knight")
+    assert s.characters[5] == "ranger" and "Phong is the Ranger, the one character left" in text
+    assert s.phase == PHASE_TURN
+
+
+def test_HB_68_the_choice_comes_before_the_dungeon_is_built() -> None:
+    """HB-68 with HB-15: with players placing the rooms, the characters are chosen first."""
+    s = choosing(layout="players")
+    for seat, char in enumerate(["barbarian", "knight", "rogue", "wizard"]):
+        s, _ = play(s, seat, f"character {char}")
+    assert s.phase == PHASE_PLACE and len(ENGINE.to_act(s)) == 1
+
+
+def test_HB_68_option_characters_random_deals_them() -> None:
+    """HB-68: "option `characters=random` deals them"."""
+    s = choosing(characters="random")
+    assert s.phase == PHASE_TURN and len(set(s.characters)) == 4 and "" not in s.characters
