@@ -7,9 +7,12 @@ clause it checks. Every test here failed on the engine before the second pass.
 
 from __future__ import annotations
 
+import tomllib
 from typing import Any
 
-from engines.barcadia.content import content
+import pytest
+
+from engines.barcadia.content import DATA_DIR, ContentError, content, parse_content
 from engines.barcadia.engine import ENGINE
 from engines.barcadia.state import PHASE_CHARACTERS, PHASE_OVER, PHASE_PLACE, PHASE_TURN, TRAPS, BarcadiaState
 from tests.barcadia.support import ALICE, BOB, CHI, DUNG, PLAYERS, commands, face_up, play, position
@@ -251,3 +254,57 @@ def test_HB_68_option_characters_random_deals_them() -> None:
     """HB-68: "option `characters=random` deals them"."""
     s = choosing(characters="random")
     assert s.phase == PHASE_TURN and len(set(s.characters)) == 4 and "" not in s.characters
+
+
+# ---------------------------------------------------------------------------
+# HB-69 (revised): 10 House Rules; the first-player roll's natural 20 changes the rule too
+
+
+def test_HB_69_the_content_holds_ten_house_rules_checked_on_load() -> None:
+    """HB-69: "The Kickstarter box has 10 House Rule cards; the content file holds 10." """
+    assert len(content().house_rules) == 10
+    tables = {}
+    for name in ("rooms", "loot", "powerups", "modules"):
+        with (DATA_DIR / f"{name}.toml").open("rb") as fh:
+            tables[name] = tomllib.load(fh)
+    tables["modules"]["house_rule"] = tables["modules"]["house_rule"][:9]
+    with pytest.raises(ContentError, match="needs the 10 House Rule cards"):
+        parse_content(tables["rooms"], tables["loot"], tables["powerups"], tables["modules"])
+
+
+def test_HB_69_a_new_house_rule_binds_everyone() -> None:
+    """HB-69: "one card on the SP binds everyone" — under Conga Line (our design) Bob walks three
+    revealed rooms with one action."""
+    s = position({1: "goblin", 13: "skeleton", 14: "portal-1"}, options={"house_rules": True},
+                 house_rule="conga-line", turn_seat=BOB)
+    for room in (1, 13):
+        face_up(s, room, beaten=True)
+    face_up(s, 14)
+    assert 13 in s.adj[1] and 14 in s.adj[13]
+    s, _ = play(s, BOB, "enter 1 13 14")
+    assert s.pos[BOB] == 14
+
+
+def test_HB_69_a_natural_20_on_the_first_player_roll_changes_the_house_rule() -> None:
+    """HB-69: "any natural 20 replaces it with the next card, the first-player roll included (the
+    source: «Bất cứ khi nào một người chơi tung được 20»)" — the same deal with a 19 and with a 20:
+    the 20 puts the first rule under the deck and the next one in force."""
+    from engines.barcadia.scenario import new_game_rolling  # new with the second pass
+
+    plain = new_game_rolling(PLAYERS, [19, 5, 9, 3], options={"house_rules": True})
+    twenty = new_game_rolling(PLAYERS, [20, 5, 9, 3], options={"house_rules": True})
+    assert plain.turn_seat == twenty.turn_seat == ALICE and twenty.start_rolls == [[20], [5], [9], [3]]
+    assert twenty.house_rule == plain.house_deck[0] != plain.house_rule
+    assert twenty.house_deck[-1] == plain.house_rule
+
+
+def test_HB_69_every_20_of_a_tied_first_player_roll_counts() -> None:
+    """HB-69 with HB-18 ("ties reroll"): Alice and Bob both roll 20, then 15 against 2: two natural
+    20s, two new House Rules."""
+    from engines.barcadia.scenario import new_game_rolling  # new with the second pass
+
+    plain = new_game_rolling(PLAYERS, [19, 5, 9, 3], options={"house_rules": True})
+    tied = new_game_rolling(PLAYERS, [20, 20, 9, 3, 15, 2], options={"house_rules": True})
+    assert tied.turn_seat == ALICE and tied.start_rolls == [[20, 15], [20, 2], [9], [3]]
+    assert tied.house_rule == plain.house_deck[1]
+    assert tied.house_deck[-2:] == [plain.house_rule, plain.house_deck[0]]
