@@ -2,7 +2,9 @@
 
 One named test per clause and case, in the style of ``test_scenarios.py``: each builds its
 position with ``tests.barcadia.support.position``, loads the dice it needs and quotes the
-clause it checks. Every test here failed on the engine before the second pass.
+clause it checks. Each clause has tests that failed on the engine before the second pass; two
+guard the other side of a clause and passed before too: a bonus of another scope is not spent
+by a trap roll, and nobody else's choice offers the active player's cards.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 
 from engines.barcadia.content import DATA_DIR, ContentError, content, parse_content
 from engines.barcadia.engine import ENGINE
+from engines.barcadia.scenario import new_game_rolling
 from engines.barcadia.state import PHASE_CHARACTERS, PHASE_OVER, PHASE_PLACE, PHASE_TURN, TRAPS, BarcadiaState
 from tests.barcadia.support import ALICE, BOB, CHI, DUNG, PLAYERS, commands, face_up, play, position
 
@@ -289,8 +292,6 @@ def test_HB_69_a_natural_20_on_the_first_player_roll_changes_the_house_rule() ->
     """HB-69: "any natural 20 replaces it with the next card, the first-player roll included (the
     source: «Bất cứ khi nào một người chơi tung được 20»)" — the same deal with a 19 and with a 20:
     the 20 puts the first rule under the deck and the next one in force."""
-    from engines.barcadia.scenario import new_game_rolling  # new with the second pass
-
     plain = new_game_rolling(PLAYERS, [19, 5, 9, 3], options={"house_rules": True})
     twenty = new_game_rolling(PLAYERS, [20, 5, 9, 3], options={"house_rules": True})
     assert plain.turn_seat == twenty.turn_seat == ALICE and twenty.start_rolls == [[20], [5], [9], [3]]
@@ -301,8 +302,6 @@ def test_HB_69_a_natural_20_on_the_first_player_roll_changes_the_house_rule() ->
 def test_HB_69_every_20_of_a_tied_first_player_roll_counts() -> None:
     """HB-69 with HB-18 ("ties reroll"): Alice and Bob both roll 20, then 15 against 2: two natural
     20s, two new House Rules."""
-    from engines.barcadia.scenario import new_game_rolling  # new with the second pass
-
     plain = new_game_rolling(PLAYERS, [19, 5, 9, 3], options={"house_rules": True})
     tied = new_game_rolling(PLAYERS, [20, 20, 9, 3, 15, 2], options={"house_rules": True})
     assert tied.turn_seat == ALICE and tied.start_rolls == [[20, 15], [20, 2], [9], [3]]
