@@ -21,7 +21,7 @@ from engines.barcadia.flow import execute
 from engines.barcadia.rules import Events, limit_key, limit_ranking
 from engines.barcadia.setup import new_game
 from engines.barcadia.state import KNOWN, PHASE_CHARACTERS, PHASE_OVER, PHASE_WINDOW, TILE, UP, BarcadiaState
-from engines.barcadia.view import make_view, render
+from engines.barcadia.view import make_view, ranking_text, render
 from engines.bots import RandomBot, bot_rng
 from engines.contract import (
     Action,
@@ -165,20 +165,16 @@ class BarcadiaEngine(Engine[BarcadiaState]):
                               f"{who} đánh bại Người Giữ Cửa Đồ Uống Vĩ Đại và giành Kho Báu Đồ Uống"))
         # HB-71: a turn limit ended the game; the players are ranked by Power-Ups, then HP.
         ranking = limit_ranking(state)
-        ranked_en = "; ".join(f"{k + 1}. {state.players[p]} ({len(state.powerups[p])} Power-Up"
-                              f"{'' if len(state.powerups[p]) == 1 else 's'}, {state.hp[p]} HP)"
-                              for k, p in enumerate(ranking))
-        ranked_vi = "; ".join(f"{k + 1}. {state.players[p]} ({len(state.powerups[p])} Thẻ Tăng Cường, {state.hp[p]} HP)"
-                              for k, p in enumerate(ranking))
+        ranked = ranking_text([(state.players[p], *limit_key(state, p)) for p in ranking])
         limit = state.options.get("turn_limit")
         first, second = ranking[0], ranking[1]
         if limit_key(state, first) == limit_key(state, second):
-            return Outcome(frozenset(), True, tr(f"the turn limit ({limit}) was reached with a tie at the top: {ranked_en}",
-                                                 f"đã hết giới hạn {limit} lượt, đồng hạng nhất: {ranked_vi}"))
+            return Outcome(frozenset(), True, tr(f"the turn limit ({limit}) was reached with a tie at the top: {ranked.en}",
+                                                 f"đã hết giới hạn {limit} lượt, đồng hạng nhất: {ranked.vi}"))
         who = state.players[first]
         return Outcome(frozenset({first}), False,
-                       tr(f"the turn limit ({limit}) was reached and {who} leads on Power-Ups, then HP: {ranked_en}",
-                          f"đã hết giới hạn {limit} lượt và {who} dẫn đầu về Thẻ Tăng Cường, rồi HP: {ranked_vi}"))
+                       tr(f"the turn limit ({limit}) was reached and {who} leads on Power-Ups, then HP: {ranked.en}",
+                          f"đã hết giới hạn {limit} lượt và {who} dẫn đầu về Thẻ Tăng Cường, rồi HP: {ranked.vi}"))
 
     def bots(self) -> Mapping[str, Bot[BarcadiaState]]:
         return {"random": RandomBot(), "heuristic": HeuristicBot()}

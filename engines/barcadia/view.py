@@ -25,7 +25,7 @@ from engines.barcadia.state import (
     UP,
     BarcadiaState,
 )
-from engines.contract import Seat
+from engines.contract import Seat, Text
 
 PENDING_TEXT = {
     "teammate": ("choose a teammate for the Team Battle", "chọn đồng đội cho Đội Chiến"),
@@ -138,6 +138,14 @@ def public_view(s: BarcadiaState) -> dict[str, Any]:
     return view
 
 
+def ranking_text(ranked: list[tuple[str, int, int]]) -> Text:
+    """HB-71: "1. Chi (2 Power-Ups, 70 HP); 2. ..." from (name, Power-Ups, HP), best first."""
+    en = "; ".join(f"{k + 1}. {who} ({pus} Power-Up{'' if pus == 1 else 's'}, {hp} HP)"
+                   for k, (who, pus, hp) in enumerate(ranked))
+    vi = "; ".join(f"{k + 1}. {who} ({pus} Thẻ Tăng Cường, {hp} HP)" for k, (who, pus, hp) in enumerate(ranked))
+    return Text(en, vi)
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -212,11 +220,10 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
             lines.append(f"  {cid} — {_t(cards[cid]['name'], lang)}: {_t(cards[cid]['text'], lang)}")
     elif view["phase"] == "over" and view.get("ranking"):
         players = view["players"]
-        ranked = "; ".join(f"{k + 1}. {names[p]} ({len(players[p]['powerups'])} "
-                           + ("Thẻ Tăng Cường" if vi else "Power-Up" if len(players[p]["powerups"]) == 1 else "Power-Ups")
-                           + f", {players[p]['hp']} HP)" for k, p in enumerate(view["ranking"]))
-        lines.append((f"Hết giới hạn {view['turn_limit']} lượt. Xếp hạng theo Thẻ Tăng Cường, rồi HP: " if vi else
-                      f"The turn limit ({view['turn_limit']}) ended the game. Ranking by Power-Ups, then HP: ") + ranked)
+        ranked = ranking_text([(names[p], len(players[p]["powerups"]), players[p]["hp"]) for p in view["ranking"]])
+        lines.append(f"Hết giới hạn {view['turn_limit']} lượt. Xếp hạng theo Thẻ Tăng Cường, rồi HP: {ranked.vi}"
+                      if vi else f"The turn limit ({view['turn_limit']}) ended the game. Ranking by Power-Ups, then HP: "
+                      f"{ranked.en}")
     elif view["phase"] == "over":
         lines.append("Trò chơi kết thúc, không ai thắng." if vi else "The game is over; nobody won.")
     else:
@@ -289,14 +296,10 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                        f"{t['teleports']} teleport(s)") + ("" if not t["acted"] or t["duels"] == 0 else
                                                             (" (hết lúc đấu)" if vi else " (too late to duel)")))
     w = view["window"]
-    if w["asked"] and view["phase"] == PHASE_CHARACTERS:
-        lines.append(("Đang chờ chọn nhân vật: " if vi else "Waiting for a character choice from: ")
-                     + ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"]))
-        if w.get("my_choice"):
-            lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + " ".join(str(x) for x in w["my_choice"]))
-    elif w["asked"]:
-        lines.append(("Giữa lượt, đang chờ: " if vi else "Between turns, waiting for: ")
-                     + ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"]))
+    if w["asked"]:
+        waiting = (("Đang chờ chọn nhân vật: ", "Waiting for a character choice from: ")
+                   if view["phase"] == PHASE_CHARACTERS else ("Giữa lượt, đang chờ: ", "Between turns, waiting for: "))
+        lines.append(waiting[0 if vi else 1] + ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"]))
         if w.get("my_choice"):
             lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + " ".join(str(x) for x in w["my_choice"]))
     lines.append("")
