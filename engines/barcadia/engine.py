@@ -176,6 +176,13 @@ class BarcadiaEngine(Engine[BarcadiaState]):
                        tr(f"the turn limit ({limit}) was reached and {who} leads on Power-Ups, then HP: {ranked.en}",
                           f"đã hết giới hạn {limit} lượt và {who} dẫn đầu về Thẻ Tăng Cường, rồi HP: {ranked.vi}"))
 
+    def score(self, state: BarcadiaState) -> dict[Seat, float]:
+        """HB-71 for leagues: each seat's standing by Power-Ups, then HP, as a number in 0..1 (the
+        league orders those who did not win by it, and adjudicates an unfinished game with it)."""
+        top = R.MAX_POWERUPS * (R.FULL_HP + 1) + R.FULL_HP
+        return {p: round(min(1.0, (pus * (R.FULL_HP + 1) + hp) / top), 4)
+                for p in range(state.n) for pus, hp in [limit_key(state, p)]}
+
     def bots(self) -> Mapping[str, Bot[BarcadiaState]]:
         return {"random": RandomBot(), "heuristic": HeuristicBot()}
 

@@ -48,6 +48,15 @@ def test_HB_71_turn_limit_ranks_by_power_ups_then_hp() -> None:
     assert "Ranking by Power-Ups, then HP: 1. Chi" in ENGINE.render_view(ENGINE.view(s, BOB), "en")
 
 
+def test_HB_71_the_league_score_follows_the_ranking() -> None:
+    """HB-71: the ranking is there "as the league rules need" — ``score`` (what the league orders
+    non-winners and adjudicates unfinished games by) follows Power-Ups, then HP."""
+    s = position(hp=[100, 50, 70, 100], powerups=[["banner"], ["gauntlets", "war-ring"], ["lucky-coin", "banner"], []])
+    score = ENGINE.score(s)
+    assert sorted(score, key=lambda p: -score[p]) == [CHI, BOB, ALICE, DUNG]
+    assert all(0.0 <= v <= 1.0 for v in score.values())
+
+
 def test_HB_71_a_tie_at_the_top_of_the_ranking_is_a_draw() -> None:
     """HB-71: the ranking decides the game; equal Power-Ups and HP at the top decide nothing."""
     s = position(options={"turn_limit": 1}, hp=[60, 60, 100, 100],
