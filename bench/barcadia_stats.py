@@ -6,8 +6,9 @@
 Tables:
 - ``bot``: one heuristic bot against 3 random players (4 players). The bot's seat rotates
   (game g puts it in seat g % 4) so the first-player roll favours nobody. Reports its win
-  rate, the draws (turn limit reached), and the average game length in turns (every seat's
-  turn counts once) and in rounds.
+  rate, the games without a winner (none since HB-71: a game has no turn limit by default, so
+  only the step cap of ``play_bots`` could leave one unfinished), and the average game length
+  in turns (every seat's turn counts once) and in rounds.
 - ``balance``: heuristic bots in every seat, 2-6 players: win rate per seat, game length.
 - ``speed``: engine CPU cost per applied action and per ``legal_actions`` call in random play.
 Game g of a table uses seed ``seed + g``, so a table is reproducible.
@@ -121,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         t = bot_vs_random(args.games, args.seed)
         print(f"heuristic bot vs 3 random players, {t.games} games (seeds {args.seed}..{args.seed + t.games - 1}):")
         print(f"  bot wins {t.wins[0]} ({t.wins[0] / t.games:.1%}), random players win {t.wins[1]}, "
-              f"turn limit (no winner) {t.draws}")
+              f"no winner {t.draws}")
         print(f"  average game length {t.avg_turns():.1f} turns ({t.avg_turns() / 4:.1f} rounds), "
               f"{t.steps / t.games:.0f} actions, {t.seconds / t.games * 1000:.0f} ms a game")
     if args.only in (None, "balance"):

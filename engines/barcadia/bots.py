@@ -14,7 +14,17 @@ from engines.barcadia import moves
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import content
 from engines.barcadia.rules import hoard_room, roll_bonus
-from engines.barcadia.state import DROPS, KNOWN, PHASE_PLACE, PHASE_WINDOW, TILE, TRAPS, UP, BarcadiaState
+from engines.barcadia.state import (
+    DROPS,
+    KNOWN,
+    PHASE_CHARACTERS,
+    PHASE_PLACE,
+    PHASE_WINDOW,
+    TILE,
+    TRAPS,
+    UP,
+    BarcadiaState,
+)
 from engines.contract import Action, Bot, Engine, Seat
 
 POWERUP_VALUE = {
@@ -24,6 +34,16 @@ POWERUP_VALUE = {
 LOOT_VALUE = {
     "dash": 9, "guardian-toast": 8, "liquid-courage": 8, "hearty-stew": 7, "thirst-aid": 6, "boss-bane": 6,
     "bottle-axe": 5, "iron-flask": 5, "scavenge": 5, "shadow-step": 4, "team-huddle": 3, "sloppy": 4,
+}
+
+# HB-68: the Signature Moves the bot would rather have, best first (the Guardian decides the game;
+# Monsters and Bosses bring the Power-Ups).
+CHARACTER_RANK = ("wizard", "barbarian", "sorcerer", "ranger", "rogue", "knight")
+# Cards worth playing while a fight waits on the bot's choice, best first (HB-51).
+FIGHT_CARDS = {
+    "guardian": ("guardian-toast", "liquid-courage"),
+    "boss": ("boss-bane", "liquid-courage"),
+    "teammate": ("team-huddle", "bottle-axe", "liquid-courage"),
 }
 
 
@@ -49,6 +69,8 @@ class HeuristicBot(Bot[BarcadiaState]):
             return self.pending(state, seat, acts)
         if state.phase == PHASE_PLACE:
             return rng.choice(acts)
+        if state.phase == PHASE_CHARACTERS:
+            return min(acts, key=lambda a: CHARACTER_RANK.index(str(a.args[0])) if a.args[0] in CHARACTER_RANK else 99)
         if state.phase == PHASE_WINDOW:
             return self.between(state, seat, acts)
         return self.turn(state, seat, acts)
@@ -57,6 +79,13 @@ class HeuristicBot(Bot[BarcadiaState]):
 
     def pending(self, s: BarcadiaState, seat: Seat, acts: list[Action]) -> Action:
         kind = s.pending[0]["kind"]
+        plays = {str(a.args[0]): a for a in acts if a.kind == "play" and len(a.args) == 1}
+        acts = [a for a in acts if a.kind != "play"]
+        for card in FIGHT_CARDS.get(kind, ()):  # HB-51: a bonus for the roll that waits
+            if card in plays:
+                return plays[card]
+        if kind in FIGHT_CARDS and "hearty-stew" in plays and s.hp[seat] <= 50:
+            return plays["hearty-stew"]
         if kind == "guardian":
             return Action("hoard")
         if kind == "teammate":

@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 from engines.barcadia.content import content
 from engines.barcadia.hexes import DIRECTION_WORDS, DIRECTIONS, START_POINT, direction_between
 from engines.barcadia.rules import room_label
-from engines.barcadia.state import KNOWN, TILE, UP, BarcadiaState
+from engines.barcadia.state import KNOWN, PHASE_CHARACTERS, TILE, UP, BarcadiaState
 from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Seat, Text, tr
 from engines.wording import strip_fillers
 
@@ -62,6 +62,8 @@ VERBS: dict[str, str] = {
     "put": "put", "dat": "put", "de": "put",
     "keep": "keep", "giu": "keep",
     "place": "place", "build": "place", "xay": "place",
+    "character": "character", "choose": "character", "pick": "character", "hero": "character",
+    "chon": "character", "nhan vat": "character", "chon nhan vat": "character",
 }
 OFF_WORDS = {"off", "tat", "no", "khong"}
 ON_WORDS = {"on", "bat", "yes", "co"}
@@ -71,7 +73,7 @@ SP_WORDS = {"sp", "start", "0", "xp", "xuat-phat", "diem-xuat-phat", "start-poin
 @cache
 def card_slugs(deck: str) -> dict[str, str]:
     c = content()
-    cards = c.loot if deck == "loot" else c.powerups
+    cards = {"loot": c.loot, "powerup": c.powerups, "character": c.characters}[deck]
     out: dict[str, str] = {}
     for card in cards.values():
         for alias in (card.id, slug(card.name.en), slug(card.name.vi)):
@@ -111,7 +113,7 @@ def format_action(s: BarcadiaState, a: Action) -> str:
         return f"portal {room_ref(int(str(args[0])))}"
     if k in ("duel", "team", "boss"):
         return f"{k} {player_ref(s, int(str(args[0])))}"
-    if k in ("drop", "keep"):
+    if k in ("drop", "keep", "character"):
         return f"{k} {args[0]}"
     if k == "autopass":
         return "autopass" if args[0] else "autopass off"
@@ -220,6 +222,9 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
     if k == "keep":
         card = c.loot[str(args[0])]
         return tr(f"Keep {card.name.en} (discard the rest)", f"Giữ {card.name.vi} (bỏ các thẻ khác)")
+    if k == "character":
+        card = c.characters[str(args[0])]
+        return tr(f"Be the {card.name.en}: {card.text.en}", f"Chọn {card.name.vi}: {card.text.vi}")
     if k == "place":
         q, r = int(str(args[0])), int(str(args[1]))
         near = _placed_neighbour(s, (q, r))
@@ -311,6 +316,8 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
     if not words:
         raise _fail_invalid(text, _ex(s, legal))
     matched = _match_verb(words)
+    if matched is None and s.phase == PHASE_CHARACTERS and _card(words, "character"):
+        matched = ("character", words)  # a bare character name, while characters are chosen
     if matched is None:
         card = _card(words, "loot")
         if card is None:
@@ -343,8 +350,8 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         if len(rest) > 1 or (rest and rest[0] not in OFF_WORDS | ON_WORDS):
             raise _fail_invalid(text, _ex(s, legal))
         given.append(not (rest and rest[0] in OFF_WORDS))
-    elif verb in ("drop", "keep"):
-        named = _card(rest, "powerup" if verb == "drop" else "loot")
+    elif verb in ("drop", "keep", "character"):
+        named = _card(rest, {"drop": "powerup", "keep": "loot", "character": "character"}[verb])
         if rest and (named is None or named[1]):  # a card name and nothing after it
             raise _fail_invalid(text, _ex(s, legal))
         if named:

@@ -31,6 +31,7 @@ PERMANENT_EFFECTS = frozenset({
 })
 HOUSE_EFFECTS = PERMANENT_EFFECTS | {"duel_damage", "trap_damage"}
 DUNGEON_SIZE = 50  # HB-2
+HOUSE_RULE_CARDS = 10  # HB-69: the Kickstarter box has 10 House Rule cards
 LOOT_DECK_SIZE = 75  # HB-2
 POWERUP_DECK_SIZE = 25  # HB-2
 MIN_DISTINCT_LOOT_EFFECTS = 15
@@ -217,6 +218,8 @@ def parse_content(rooms: Mapping[str, Any], loot: Mapping[str, Any], powerups: M
     characters = _cards(modules, "character", "modules.toml", PERMANENT_EFFECTS, timed=False)
     _require(len(characters) == 6, "modules.toml", "needs the 6 characters (HB-68)")
     house = _cards(modules, "house_rule", "modules.toml", HOUSE_EFFECTS, timed=False)
+    _require(len(house) == HOUSE_RULE_CARDS, "modules.toml",
+             f"needs the {HOUSE_RULE_CARDS} House Rule cards of the Kickstarter box (HB-69), has {len(house)}")
     names = set(loot_cards) & set(pu_cards)
     _require(not names, "loot.toml/powerups.toml", f"ids used twice: {', '.join(sorted(names))}")
     return Content(_rooms(rooms, "rooms.toml"), loot_cards, pu_cards, characters, house)

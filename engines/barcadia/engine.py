@@ -18,10 +18,10 @@ from engines.barcadia.bots import HeuristicBot
 from engines.barcadia.choices import LazyChoice
 from engines.barcadia.commands import format_action, parse_command
 from engines.barcadia.flow import execute
-from engines.barcadia.rules import Events
+from engines.barcadia.rules import Events, limit_key, limit_ranking
 from engines.barcadia.setup import new_game
-from engines.barcadia.state import KNOWN, PHASE_OVER, PHASE_WINDOW, TILE, UP, BarcadiaState
-from engines.barcadia.view import make_view, render
+from engines.barcadia.state import KNOWN, PHASE_CHARACTERS, PHASE_OVER, PHASE_WINDOW, TILE, UP, BarcadiaState
+from engines.barcadia.view import make_view, ranking_text, render
 from engines.bots import RandomBot, bot_rng
 from engines.contract import (
     Action,
@@ -48,8 +48,11 @@ class BarcadiaEngine(Engine[BarcadiaState]):
                                    "players: players place the face-down rooms in turn (HB-15)", ("random", "players")),
         "small_game_removal": Option(True, "remove 20 rooms with 2-3 players (HB-13)", (True, False)),
         "signature_moves": Option(False, "Kickstarter Signature Moves (HB-68)", (True, False)),
+        "characters": Option("choose", "with Signature Moves: choose: every player chooses a character, secretly and "
+                                       "all at once (HB-68); random: the characters are dealt", R.CHARACTER_MODES),
         "house_rules": Option(False, "Kickstarter House Rules (HB-69)", (True, False)),
-        "turn_limit": Option(R.DEFAULT_TURN_LIMIT, "turns (all seats together) after which the game ends with no winner (0 = none)"),
+        "turn_limit": Option(R.DEFAULT_TURN_LIMIT, "turns (all seats together) after which the game ends, ranked by "
+                                                   "Power-Ups, then HP (HB-71; 0 = no limit, the default)"),
     }
 
     def __init__(self) -> None:
@@ -76,7 +79,7 @@ class BarcadiaEngine(Engine[BarcadiaState]):
         return state.version
 
     def decision_key(self, state: BarcadiaState, seat: Seat) -> str:
-        if state.phase == PHASE_WINDOW and not state.pending and state.window.get("open"):
+        if state.phase in (PHASE_WINDOW, PHASE_CHARACTERS) and not state.pending and state.window.get("open"):
             return f"w{state.step_version}"
         return str(state.version)
 
@@ -160,9 +163,25 @@ class BarcadiaEngine(Engine[BarcadiaState]):
             return Outcome(frozenset({state.winner}), False,
                            tr(f"{who} beat the Grand Drink Guardian and took the Drink Hoard",
                               f"{who} đánh bại Người Giữ Cửa Đồ Uống Vĩ Đại và giành Kho Báu Đồ Uống"))
+        # HB-71: a turn limit ended the game; the players are ranked by Power-Ups, then HP.
+        ranking = limit_ranking(state)
+        ranked = ranking_text([(state.players[p], *limit_key(state, p)) for p in ranking])
         limit = state.options.get("turn_limit")
-        return Outcome(frozenset(), True, tr(f"the turn limit ({limit}) was reached; nobody won",
-                                             f"đã hết giới hạn {limit} lượt; không ai thắng"))
+        first, second = ranking[0], ranking[1]
+        if limit_key(state, first) == limit_key(state, second):
+            return Outcome(frozenset(), True, tr(f"the turn limit ({limit}) was reached with a tie at the top: {ranked.en}",
+                                                 f"đã hết giới hạn {limit} lượt, đồng hạng nhất: {ranked.vi}"))
+        who = state.players[first]
+        return Outcome(frozenset({first}), False,
+                       tr(f"the turn limit ({limit}) was reached and {who} leads on Power-Ups, then HP: {ranked.en}",
+                          f"đã hết giới hạn {limit} lượt và {who} dẫn đầu về Thẻ Tăng Cường, rồi HP: {ranked.vi}"))
+
+    def score(self, state: BarcadiaState) -> dict[Seat, float]:
+        """HB-71 for leagues: each seat's standing by Power-Ups, then HP, as a number in 0..1 (the
+        league orders those who did not win by it, and adjudicates an unfinished game with it)."""
+        top = R.MAX_POWERUPS * (R.FULL_HP + 1) + R.FULL_HP
+        return {p: round(min(1.0, (pus * (R.FULL_HP + 1) + hp) / top), 4)
+                for p in range(state.n) for pus, hp in [limit_key(state, p)]}
 
     def bots(self) -> Mapping[str, Bot[BarcadiaState]]:
         return {"random": RandomBot(), "heuristic": HeuristicBot()}

@@ -44,9 +44,10 @@ from engines.barcadia.rules import (
     team_battle,
     tile_of,
 )
-from engines.barcadia.setup import empty_room
+from engines.barcadia.setup import empty_room, open_character_choice
 from engines.barcadia.state import (
     KNOWN,
+    PHASE_CHARACTERS,
     PHASE_OVER,
     PHASE_PLACE,
     PHASE_TURN,
@@ -62,12 +63,16 @@ from engines.rng import Rng
 
 def execute(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     """Carry out a legal action (already checked by the engine)."""
-    if s.pending:
+    if s.pending and a.kind == "play":  # a card played while the turn waits (HB-51)
+        play_loot(s, seat, a, ev)
+    elif s.pending:
         resolve_pending(s, seat, a, ev)
     elif s.phase == PHASE_PLACE:
         place_tile(s, seat, int(str(a.args[0])), int(str(a.args[1])), ev)
     elif s.phase == PHASE_WINDOW:
         choose_in_window(s, seat, a, ev)
+    elif s.phase == PHASE_CHARACTERS:
+        choose_character(s, seat, a, ev)
     else:
         turn_action(s, seat, a, ev)
     advance(s, ev)
@@ -285,7 +290,7 @@ def auto_resolve(s: BarcadiaState, ev: Events) -> bool:
         keep_one_loot(s, seat, s.hands[seat][0] if s.hands[seat] else "", ev)
         return True
     options = moves.pending_actions(s, head)
-    if head["kind"] != "guardian" and len(options) == 1:
+    if head["kind"] != "guardian" and len(options) == 1 and not moves.cards_while_waiting(s, head):
         resolve_pending(s, seat, options[0], ev)
         return True
     if not options:
@@ -311,12 +316,20 @@ def end_turn(s: BarcadiaState) -> None:
     s.window = {"open": False, "next": clockwise_from_next(s), "asked": [], "chosen": {}}
 
 
-def choose_in_window(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
+def record_choice(s: BarcadiaState, seat: Seat, a: Action) -> bool:
+    """Record ``seat``'s secret choice in the open window; True if it is the seat's first one.
+
+    The window gets new dicts: clones share it (``BarcadiaState.clone``)."""
     chosen: dict[str, Any] = dict(s.window["chosen"])
-    s.window = dict(s.window, chosen=chosen)  # a new dict: clones share the window (BarcadiaState.clone)
-    if str(seat) not in chosen:
-        say(ev, f"{name(s, seat)} has made a between-turns choice.", f"{name(s, seat)} đã chọn cho lúc giữa lượt.")
+    first = str(seat) not in chosen
     chosen[str(seat)] = a.to_json()
+    s.window = dict(s.window, chosen=chosen)
+    return first
+
+
+def choose_in_window(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
+    if record_choice(s, seat, a):
+        say(ev, f"{name(s, seat)} has made a between-turns choice.", f"{name(s, seat)} đã chọn cho lúc giữa lượt.")
     say(ev, "Your between-turns choice is recorded; you may change it until everyone asked has chosen.",
         "Lựa chọn giữa lượt của bạn đã được ghi; bạn có thể đổi cho tới khi mọi người được hỏi đã chọn.",
         frozenset({seat}))
@@ -353,14 +366,14 @@ def open_window_round(s: BarcadiaState, ev: Events) -> bool:
 
 
 def next_turn(s: BarcadiaState, ev: Events) -> None:
-    """The Turn Tracker passes clockwise (HB-26); the turn limit ends an endless game."""
+    """The Turn Tracker passes clockwise (HB-26); a turn limit, if the game has one, ends it (HB-71)."""
     s.turns += 1
     limit = int(s.options.get("turn_limit", R.DEFAULT_TURN_LIMIT))
     if limit and s.turns >= limit:
         s.phase = PHASE_OVER
         s.end_reason = "limit"
-        say(ev, f"{limit} turns have been played: the dungeon collapses and nobody wins.",
-            f"Đã chơi {limit} lượt: hầm ngục sụp đổ và không ai thắng.")
+        say(ev, f"{limit} turns have been played: the game ends and the players are ranked by Power-Ups, then HP.",
+            f"Đã chơi {limit} lượt: trò chơi kết thúc, người chơi được xếp hạng theo Thẻ Tăng Cường, rồi HP.")
         return
     s.turn_seat = (s.turn_seat + 1) % s.n
     s.phase = PHASE_TURN
@@ -386,6 +399,11 @@ def advance(s: BarcadiaState, ev: Events) -> None:
                 end_turn(s)
                 continue
             return
+        if s.phase == PHASE_CHARACTERS:
+            if len(s.window["chosen"]) < len(s.window["asked"]):
+                return
+            resolve_character_round(s, ev)
+            continue
         if s.phase == PHASE_WINDOW:
             if s.window["open"]:
                 if len(s.window["chosen"]) < len(s.window["asked"]):
@@ -398,6 +416,61 @@ def advance(s: BarcadiaState, ev: Events) -> None:
             continue
         return
     raise RuntimeError("barcadia: the game did not settle (a bug)")
+
+
+# ---------------------------------------------------------------------------
+# Players choose their characters (HB-68 revised; option characters = "choose")
+
+
+def choose_character(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
+    """A secret choice; choosing again replaces it and puts the seat last in line for a clash."""
+    first = record_choice(s, seat, a)
+    s.window["order"] = [x for x in s.window["order"] if x != seat] + [seat]  # ``record_choice`` made a new window
+    if first:
+        say(ev, f"{name(s, seat)} has chosen a character.", f"{name(s, seat)} đã chọn nhân vật.")
+    card = content().characters[str(a.args[0])]
+    say(ev, f"Your choice, the {card.name.en}, is recorded; you may change it until everyone has chosen. "
+            "If two players want the same character, the one who chose first gets it.",
+        f"Lựa chọn {card.name.vi} của bạn đã được ghi; bạn có thể đổi cho tới khi mọi người đã chọn. "
+        "Nếu hai người cùng chọn một nhân vật, người chọn trước được nhận.", frozenset({seat}))
+
+
+def resolve_character_round(s: BarcadiaState, ev: Events) -> None:
+    """Everyone asked has chosen: in the order the choices came in, each gets their character
+    unless an earlier choice took it; those are asked again among the characters left."""
+    chars = content().characters
+    again: list[Seat] = []
+    for seat in s.window["order"]:
+        cid = str(s.window["chosen"][str(seat)][1])
+        card = chars[cid]
+        if cid in s.characters:
+            holder = s.characters.index(cid)
+            again.append(seat)
+            say(ev, f"{name(s, seat)} chose the {card.name.en} too, but {name(s, holder)} chose first: "
+                    f"{name(s, seat)} chooses again.",
+                f"{name(s, seat)} cũng chọn {card.name.vi}, nhưng {name(s, holder)} chọn trước: "
+                f"{name(s, seat)} chọn lại.")
+            continue
+        s.characters[seat] = cid
+        say(ev, f"{name(s, seat)} is the {card.name.en}: {card.text.en}", f"{name(s, seat)} là {card.name.vi}: {card.text.vi}")
+    free = moves.free_characters(s)
+    if len(again) == 1 and len(free) == 1:  # the last character left: nothing to choose
+        s.characters[again[0]] = free[0]
+        card = chars[free[0]]
+        say(ev, f"{name(s, again[0])} is the {card.name.en}, the one character left: {card.text.en}",
+            f"{name(s, again[0])} là {card.name.vi}, nhân vật còn lại: {card.text.vi}")
+        again = []
+    if again:
+        open_character_choice(s, sorted(again))
+        return
+    s.window = {}
+    s.phase = PHASE_PLACE if s.placing else PHASE_TURN
+    if s.phase == PHASE_TURN:
+        say(ev, f"Every hero has a character. {name(s, s.turn_seat)} goes first.",
+            f"Mọi anh hùng đã có nhân vật. {name(s, s.turn_seat)} đi trước.")
+    else:
+        say(ev, "Every hero has a character. Now the dungeon is built, room by room.",
+            "Mọi anh hùng đã có nhân vật. Giờ xây hầm ngục, từng phòng một.")
 
 
 # ---------------------------------------------------------------------------

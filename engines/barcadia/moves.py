@@ -14,6 +14,7 @@ from engines.barcadia.content import content
 from engines.barcadia.hexes import frontier
 from engines.barcadia.rules import hoard_room, is_portal, move_range, portal_tiles, tile_of
 from engines.barcadia.state import (
+    PHASE_CHARACTERS,
     PHASE_OVER,
     PHASE_PLACE,
     PHASE_TURN,
@@ -41,9 +42,16 @@ def legal(s: BarcadiaState, seat: Seat) -> list[Action]:
         return []
     if s.pending:
         head = s.pending[0]
-        return pending_actions(s, head) if head["seat"] == seat else []
+        if head["seat"] != seat:
+            return []
+        acts = pending_actions(s, head)
+        if waits_in_own_turn(s, head):  # HB-51 (clarified)
+            acts += iter_loot_plays(s, seat, "turn")
+        return acts
     if s.phase == PHASE_PLACE:
         return place_actions(s) if seat == s.placing["order"][0] else []
+    if s.phase == PHASE_CHARACTERS:
+        return character_actions(s) if seat in s.window["asked"] else []
     if s.phase == PHASE_WINDOW:
         if seat not in s.window.get("asked", []):
             return []
@@ -60,9 +68,27 @@ def to_act(s: BarcadiaState) -> frozenset[Seat]:
         return frozenset({s.pending[0]["seat"]})
     if s.phase == PHASE_PLACE:
         return frozenset({s.placing["order"][0]})
-    if s.phase == PHASE_WINDOW:
+    if s.phase in (PHASE_WINDOW, PHASE_CHARACTERS):
         return frozenset(x for x in s.window.get("asked", []) if str(x) not in s.window["chosen"])
     return frozenset({s.turn_seat})
+
+
+def waits_in_own_turn(s: BarcadiaState, head: dict[str, object]) -> bool:
+    """HB-51 (clarified): the decision ``head`` is the active player's, in their own live turn,
+    so their DURING_YOUR_TURN cards are playable at it (a dead player's turn is over, HB-66)."""
+    return s.phase == PHASE_TURN and head["seat"] == s.turn_seat and not s.turn["over"]
+
+
+def waiting_fight_roll(s: BarcadiaState) -> str:
+    """The roll scope of the fight the active player's turn waits on ("" if none waits)."""
+    if not s.pending or s.pending[0]["seat"] != s.turn_seat:
+        return ""
+    return R.WAITING_FIGHT_ROLL.get(s.pending[0]["kind"], "")
+
+
+def cards_while_waiting(s: BarcadiaState, head: dict[str, object]) -> bool:
+    """True if the owner of ``head`` could play a card instead of deciding at once."""
+    return waits_in_own_turn(s, head) and has_loot_play(s, int(str(head["seat"])), "turn")
 
 
 # ---------------------------------------------------------------------------
@@ -197,6 +223,9 @@ def effect_args(s: BarcadiaState, seat: Seat, kind: str, scope: str, amount: int
     can_act = mine and t["actions"] > 0
     here = s.pos[seat]
     none: list[tuple[int, ...]] = [()]
+    fight = waiting_fight_roll(s) if mine else ""
+    if fight and kind in R.BARRED_WHILE_A_FIGHT_WAITS:
+        return []
     if kind == "heal":
         return none if s.hp[seat] < R.FULL_HP else []
     if kind in ("damage_player",):
@@ -204,6 +233,8 @@ def effect_args(s: BarcadiaState, seat: Seat, kind: str, scope: str, amount: int
     if kind == "roll_bonus":
         if scope == "Duel":
             return none if mine and t["duels"] > 0 and not t["acted"] else []
+        if fight and scope in R.ROLL_SCOPES[fight]:
+            return none  # for the roll of the fight that waits (HB-51)
         if scope == "Guardian":
             return none if can_act and len(s.powerups[seat]) >= R.POWERUPS_TO_ATTEMPT else []
         return none if can_act else []
@@ -253,6 +284,15 @@ def pending_actions(s: BarcadiaState, p: dict[str, object]) -> list[Action]:
     if kind == "death_keep":
         return [Action("keep", (c,)) for c in sorted(set(s.hands[seat]))]
     return []
+
+
+def free_characters(s: BarcadiaState) -> list[str]:
+    """HB-68: the characters nobody has yet, in the content file's order."""
+    return [c for c in content().characters if c not in s.characters]
+
+
+def character_actions(s: BarcadiaState) -> list[Action]:
+    return [_act("character", (c,)) for c in free_characters(s)]
 
 
 def place_actions(s: BarcadiaState) -> list[Action]:

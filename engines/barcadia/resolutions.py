@@ -28,12 +28,28 @@ DUEL_ON_START_POINT = False
 # duel and, like every duel (HB-56), allows it only before the action.
 PORTAL_DUEL_USES_DUEL = True
 
-# Finiteness (our rule; the rulebook has none): after this many turns in all (every seat's turn
-# counts) the dungeon collapses and nobody wins. Measured (bench/barcadia_stats): heuristic
-# self-play ends in 27-57 turns on average for 2-6 players, the bot against three random
-# players in 96, so 200 turns mostly ends games nobody is trying to win (all-random play).
-# It is the option ``turn_limit`` (0 = no limit); this is its default.
-DEFAULT_TURN_LIMIT = 200
+# HB-68 (revised): with Signature Moves on, players choose their characters at set-up, a secret
+# simultaneous choice (option ``characters``: "choose", the default, or "random": dealt). A clash
+# goes to "who asked first": the player whose standing choice came in first (changing one's
+# choice asks anew); the others choose again among the characters left. The choice comes first
+# in set-up, before the dungeon is built (option layout = "players").
+CHARACTER_MODES = ("choose", "random")
+
+# HB-51 (clarified): a DURING_YOUR_TURN card may be played while the owner's turn waits on a
+# choice (a teammate, a Boss player, the Guardian, a Power-Up to give up). OPEN: while a fight
+# waits, the action is under way, so -- as a teleport never comes mid-action (HB-37) -- cards that
+# move the player or the rooms are not playable then; every other card is.
+BARRED_WHILE_A_FIGHT_WAITS = frozenset({"blink", "swap_rooms"})
+# The roll each waiting fight makes for the revealer (its bonuses are playable while it waits).
+WAITING_FIGHT_ROLL = {"teammate": "Team", "boss": "Boss", "guardian": "Guardian"}
+
+# HB-71: the rulebook has no turn limit, so a game has none by default (0 = no limit). The
+# option ``turn_limit`` stays for tests, bots and leagues that must end a round: after that many
+# turns in all (every seat's turn counts) the game ends and the outcome ranks the players by
+# Power-Ups, then HP (``rules.limit_ranking``). Measured (bench/barcadia_stats, 300 games): heuristic
+# self-play ends in 28-56 turns on average for 2-6 players, the bot against three random players
+# in about 90; all-random play ends too, but only after about 400-1,000 turns (median).
+DEFAULT_TURN_LIMIT = 0
 
 # Which effect scopes apply to which kind of roll (HB-8, HB-32 OPEN, HB-44).
 ROLL_SCOPES: dict[str, frozenset[str]] = {

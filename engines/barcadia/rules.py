@@ -77,9 +77,10 @@ def roll_bonus(s: BarcadiaState, seat: Seat, scope: str) -> int:
     return total
 
 
-def consume_bonus(s: BarcadiaState, seat: Seat, scope: str) -> None:
-    """Loot roll modifiers last for the next roll of their scope (HB-51)."""
-    if seat == s.turn_seat and s.phase == PHASE_TURN:
+def spend_bonus(s: BarcadiaState, seat: Seat, scope: str) -> None:
+    """HB-51 (clarified): a Loot bonus "for your next roll" is spent by the first roll it applies
+    to -- a trap roll, a fight roll, a roll that ties and is rolled again -- whatever comes first."""
+    if seat == s.turn_seat and s.phase == PHASE_TURN and s.turn["bonus"]:
         scopes = R.ROLL_SCOPES[scope]
         s.turn["bonus"] = [b for b in s.turn["bonus"] if b[0] not in scopes]
 
@@ -100,6 +101,16 @@ def house_amount(s: BarcadiaState, kind: str, default: int) -> int:
     return rule.effect.amount if rule is not None and rule.effect.kind == kind else default
 
 
+def limit_key(s: BarcadiaState, seat: Seat) -> tuple[int, int]:
+    """HB-71: what ranks the players when a turn limit ends the game: Power-Ups, then HP."""
+    return len(s.powerups[seat]), s.hp[seat]
+
+
+def limit_ranking(s: BarcadiaState) -> list[Seat]:
+    """Seats best first by ``limit_key``; equal keys stay in seat order (a tie, not a rank)."""
+    return sorted(range(s.n), key=lambda p: tuple(-k for k in limit_key(s, p)))
+
+
 # ---------------------------------------------------------------------------
 # Dice
 
@@ -114,9 +125,11 @@ def d20(s: BarcadiaState) -> int:
 
 
 def roll(s: BarcadiaState, seat: Seat, scope: str, ev: Events) -> tuple[int, int]:
-    """One d20 plus the seat's modifiers for ``scope`` (HB-28: naturals have no combat effect)."""
+    """One d20 plus the seat's modifiers for ``scope`` (HB-28: naturals have no combat effect);
+    the Loot bonuses it used are spent (HB-51)."""
     die = d20(s)
     total = die + roll_bonus(s, seat, scope)
+    spend_bonus(s, seat, scope)
     if die == R.DIE:
         natural_twenty(s, ev)
     return die, total
@@ -325,7 +338,6 @@ def fight_monster(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     tile = tile_of(s, room)
     assert tile is not None
     die_roll, total = roll(s, seat, "Monster", ev)
-    consume_bonus(s, seat, "Monster")
     won = total >= tile.level
     verdict_en = f"the {tile.name.en} is beaten" if won else f"the {tile.name.en} wins"
     verdict_vi = f"{tile.name.vi} bị đánh bại" if won else f"{tile.name.vi} thắng"
@@ -357,7 +369,6 @@ def team_battle(s: BarcadiaState, seat: Seat, mate: Seat, room: int, ev: Events)
     assert tile is not None
     d1, t1 = roll(s, seat, "Team", ev)
     d2, t2 = roll(s, mate, "Team", ev)
-    consume_bonus(s, seat, "Team")
     won = t1 + t2 >= tile.level
     verdict_en = f"the {tile.name.en} is beaten" if won else f"the {tile.name.en} wins"
     verdict_vi = f"{tile.name.vi} bị đánh bại" if won else f"{tile.name.vi} thắng"
@@ -386,7 +397,6 @@ def contest(s: BarcadiaState, a: Seat, b: Seat, scope: str, ev: Events) -> bool:
         winner = a if ta > tb else b
         say(ev, f"{name(s, a)} rolled {shown(da, ta)} against {name(s, b)}'s {shown(db, tb)}: {name(s, winner)} wins.",
             f"{name(s, a)} tung {shown(da, ta)} so với {shown(db, tb)} của {name(s, b)}: {name(s, winner)} thắng.")
-        consume_bonus(s, a, scope)
         return ta > tb
 
 
@@ -410,7 +420,6 @@ def fight_guardian(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
         return
     hoard = content().hoard
     die_roll, total = roll(s, seat, "Guardian", ev)
-    consume_bonus(s, seat, "Guardian")
     if total >= hoard.level:
         say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {hoard.level}: "
                 f"the Grand Drink Guardian is beaten! {name(s, seat)} takes the Drink Hoard and wins.",

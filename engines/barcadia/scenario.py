@@ -37,6 +37,12 @@ def build_position(players: Sequence[str], rooms: Sequence[str], *, seed: int = 
     return s
 
 
+def new_game_rolling(players: Sequence[str], dice: Sequence[int], *, seed: int = 1,
+                     options: Mapping[str, Any] | None = None) -> BarcadiaState:
+    """Test-only: a new game whose first-player roll (HB-18) comes from ``dice`` first."""
+    return new_game(players, ENGINE.resolve_options(options), seed, start_dice=dice)
+
+
 def ring_hexes(count: int) -> list[tuple[int, int]]:
     """Hexes around the SP ring by ring (distance 2, then 3 ...), clockwise from north."""
     out: list[tuple[int, int]] = []

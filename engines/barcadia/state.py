@@ -23,6 +23,7 @@ TILE, UP, KNOWN, BEATEN, TRAPS, DROPS = range(6)
 # because a state is a tree of plain data (it would cost a third of the encoding time).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
+PHASE_CHARACTERS = "characters"  # HB-68: players choose their characters, secretly and all at once
 PHASE_PLACE = "place"
 PHASE_TURN = "turn"
 PHASE_WINDOW = "window"

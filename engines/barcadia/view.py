@@ -13,8 +13,19 @@ from typing import Any
 
 from engines.barcadia.content import content
 from engines.barcadia.hexes import START_POINT
-from engines.barcadia.state import BEATEN, DROPS, KNOWN, TILE, TRAPS, UP, BarcadiaState
-from engines.contract import Seat
+from engines.barcadia.rules import limit_ranking
+from engines.barcadia.state import (
+    BEATEN,
+    DROPS,
+    KNOWN,
+    PHASE_CHARACTERS,
+    PHASE_WINDOW,
+    TILE,
+    TRAPS,
+    UP,
+    BarcadiaState,
+)
+from engines.contract import Seat, Text
 
 PENDING_TEXT = {
     "teammate": ("choose a teammate for the Team Battle", "chọn đồng đội cho Đội Chiến"),
@@ -25,6 +36,7 @@ PENDING_TEXT = {
     "death_drop": ("choose the Power-Up left behind", "chọn Thẻ Tăng Cường để lại"),
     "death_keep": ("choose the one Loot card to keep", "chọn một thẻ Chiến Lợi Phẩm để giữ"),
 }
+SECRET_STEPS = (PHASE_WINDOW, PHASE_CHARACTERS)  # the phases whose choices are secret until all have chosen
 KIND_LETTER = {"monster": "M", "team": "T", "boss": "B", "reward": "R", "portal": "P", "hoard": "H"}
 
 
@@ -62,7 +74,7 @@ def _room(s: BarcadiaState, i: int, tiles: dict[str, Any]) -> dict[str, Any]:
 def make_view(s: BarcadiaState, seat: Seat | None) -> dict[str, Any]:
     """The public part (shared by every seat) plus the viewer's hand and secret window choice."""
     view = dict(public_view(s))
-    chosen = s.window.get("chosen", {}) if s.phase == "window" else {}
+    chosen = s.window.get("chosen", {}) if s.phase in SECRET_STEPS else {}
     view["you"] = seat
     view["window"] = dict(view["window"], my_choice=chosen.get(str(seat)) if seat is not None else None)
     if seat is None:
@@ -92,14 +104,16 @@ def public_view(s: BarcadiaState) -> dict[str, Any]:
     for p in range(s.n):
         players.append({
             "seat": p, "name": s.players[p], "hp": s.hp[p], "room": s.pos[p], "powerups": list(s.powerups[p]),
-            "loot": len(s.hands[p]), "character": s.characters[p] if s.characters else None,
+            "loot": len(s.hands[p]), "character": (s.characters[p] or None) if s.characters else None,
             "autopass": s.autopass[p], "shield": s.shield[p],
         })
     tiles: dict[str, Any] = {}
     rooms = [_room(s, i, tiles) for i in range(len(s.rooms))]
     shown = {x for pus in s.powerups for x in pus} | {x for r in rooms for x in r.get("drops", [])}
     shown |= {x for x in (s.house_rule, *s.characters) if x}
-    window = s.window if s.phase == "window" else {}
+    if s.phase == PHASE_CHARACTERS:
+        shown |= set(c.characters)  # what there is to choose from (HB-68)
+    window = s.window if s.phase in SECRET_STEPS else {}
     view: dict[str, Any] = {
         "game": "barcadia", "phase": s.phase, "players": players,
         "turn_seat": s.turn_seat, "turns": s.turns, "round": s.turns // max(1, s.n) + 1,
@@ -115,11 +129,21 @@ def public_view(s: BarcadiaState) -> dict[str, Any]:
         "guardian": {"level": c.hoard.level, "damage": c.hoard.damage},
         "start_rolls": s.start_rolls,
         "winner": s.winner, "end_reason": s.end_reason,
+        "ranking": limit_ranking(s) if s.end_reason == "limit" else None,
+        "characters_left": [x for x in c.characters if x not in s.characters] if s.phase == PHASE_CHARACTERS else None,
     }
     view["map"] = text_map(view, s.layout)
     view["hexes"] = [list(h) for h in s.layout]  # axial (q, r) of room n: public, the picture draws from it
     _PUBLIC_CACHE[:] = [*_PUBLIC_CACHE[-3:], (s, s.version, view)]
     return view
+
+
+def ranking_text(ranked: list[tuple[str, int, int]]) -> Text:
+    """HB-71: "1. Chi (2 Power-Ups, 70 HP); 2. ..." from (name, Power-Ups, HP), best first."""
+    en = "; ".join(f"{k + 1}. {who} ({pus} Power-Up{'' if pus == 1 else 's'}, {hp} HP)"
+                   for k, (who, pus, hp) in enumerate(ranked))
+    vi = "; ".join(f"{k + 1}. {who} ({pus} Thẻ Tăng Cường, {hp} HP)" for k, (who, pus, hp) in enumerate(ranked))
+    return Text(en, vi)
 
 
 # ---------------------------------------------------------------------------
@@ -187,6 +211,19 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
                       "viết xây q,r (hoặc place q,r)" if vi else
                       f"Building the dungeon: {names[pl['next']]} places the next room ({pl['left']} face-down "
                       "rooms left); write place q,r")
+    elif view["phase"] == PHASE_CHARACTERS:
+        lines.append("Chọn nhân vật (HB-68): mỗi người chọn bí mật, cùng lúc; nếu hai người chọn trùng, người chọn "
+                     "trước được nhận." if vi else
+                     "Choosing characters (HB-68): everyone chooses in secret, all at once; if two players want the "
+                     "same character, the one who chose first gets it.")
+        for cid in view["characters_left"]:
+            lines.append(f"  {cid} — {_t(cards[cid]['name'], lang)}: {_t(cards[cid]['text'], lang)}")
+    elif view["phase"] == "over" and view.get("ranking"):
+        players = view["players"]
+        ranked = ranking_text([(names[p], len(players[p]["powerups"]), players[p]["hp"]) for p in view["ranking"]])
+        lines.append(f"Hết giới hạn {view['turn_limit']} lượt. Xếp hạng theo Thẻ Tăng Cường, rồi HP: {ranked.vi}"
+                      if vi else f"The turn limit ({view['turn_limit']}) ended the game. Ranking by Power-Ups, then HP: "
+                      f"{ranked.en}")
     elif view["phase"] == "over":
         lines.append("Trò chơi kết thúc, không ai thắng." if vi else "The game is over; nobody won.")
     else:
@@ -260,11 +297,16 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                                                             (" (hết lúc đấu)" if vi else " (too late to duel)")))
     w = view["window"]
     if w["asked"]:
-        lines.append(("Giữa lượt, đang chờ: " if vi else "Between turns, waiting for: ")
-                     + ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"]))
+        waiting = (("Đang chờ chọn nhân vật: ", "Waiting for a character choice from: ")
+                   if view["phase"] == PHASE_CHARACTERS else ("Giữa lượt, đang chờ: ", "Between turns, waiting for: "))
+        lines.append(waiting[0 if vi else 1] + ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"]))
         if w.get("my_choice"):
             lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + " ".join(str(x) for x in w["my_choice"]))
     lines.append("")
+    if view["phase"] == PHASE_CHARACTERS:
+        lines.append("Lệnh: chọn knight (hoặc tên nhân vật: hiệp sĩ)" if vi else
+                     "Commands: character knight (or just the name: knight)")
+        return "\n".join(lines)
     lines.append("Commands: reveal 12 | enter 3 7 (or directions: enter n nw) | portal 7 | hoard | duel bob | "
                  "play dash | trap 12 | pass | autopass; when asked: team bob | boss bob | hoard / wait | "
                  "drop lucky-coin | put 12 | keep dash"

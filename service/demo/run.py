@@ -43,7 +43,9 @@ DEMO_SETUP: dict[str, tuple[int, dict[str, Any]]] = {
     "tac": (4, {}),
     "tagteam": (2, {}),
     "grizzled": (3, {}),
-    "barcadia": (2, {}),
+    # Barcadia has no turn limit by default (HB-71); the demo's players choose at random, and
+    # all-random play runs ~600 moves (up to ~10,000), so the demo keeps a limit for them.
+    "barcadia": (2, {"turn_limit": 200}),
 }
 NAMES = (
     "An",

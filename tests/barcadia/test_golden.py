@@ -10,6 +10,11 @@ also keeps its final JSON and command log in full, to read a difference rather t
 detect it. A few bot games pin the heuristic bot too. Digests keep the fixture small;
 ``python -m tests.barcadia.test_golden 4 7`` prints the final JSON and log of any game.
 
+Random games are given ``turn_limit`` 200 (``RANDOM_OPTIONS``): since HB-71 a game has no limit
+by default, and all-random play then runs ~1,000 steps (up to ~12,000) before somebody stumbles
+on the Guardian; the limit keeps the fixture small and the test quick, and pins the limit's
+ranking (HB-71) too. The bot games use the default options and end by a win.
+
 Regenerate only on an intended rule change: ``python -m tests.barcadia.test_golden --write``.
 """
 
@@ -36,6 +41,7 @@ DEEP_SEEDS = range(3)  # every choice, menu and (sampled) view is digested for t
 FULL_SEEDS = range(1)  # final JSON and command log stored in full for these
 BOT_SEEDS = range(3)
 VIEW_EVERY = 20
+RANDOM_OPTIONS = {"turn_limit": 200}
 
 
 def _digest(parts: list[str]) -> str:
@@ -54,7 +60,7 @@ def _event_text(e: Event) -> str:
 def random_game(players: int, seed: int, deep: bool) -> tuple[BarcadiaState, list[tuple[int, str]], dict[str, Any]]:
     """One random game, chosen exactly as the conformance playout chooses (seat, then move)."""
     rng = random.Random(seed)
-    state = ENGINE.new_game(player_names(players), None, seed)
+    state = ENGINE.new_game(player_names(players), RANDOM_OPTIONS, seed)
     log: list[tuple[int, str]] = []
     events: list[str] = []
     choices: list[str] = []
