@@ -158,9 +158,9 @@ def league_pair(name: str, config: ConfigOpt = None) -> None:
     """Show the pairing the next round would get (nothing is created)."""
     from service.leagues.season import pair_round
 
-    with _session(config) as (s, _):
+    with _session(config) as (s, ctx):
         league = _league(s, name)
-        rnd = pair_round(s, league, league.current_round + 1)
+        rnd = pair_round(s, league, league.current_round + 1, ctx.clock.now())
         for game in rnd.games:
             console.print(" vs ".join(map(str, game)))
         if rnd.byes:

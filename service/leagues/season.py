@@ -191,10 +191,12 @@ def history(session: Session, league: League) -> pairing.History:
     return h
 
 
-def pair_round(session: Session, league: League, round_no: int) -> pairing.Round:
-    """The pairing of ``round_no`` for the active members who are not away that round."""
-    playing = [m.player_id for m, _ in members(session, league)
-               if str(round_no) not in m.away.split(",")]
+def pair_round(session: Session, league: League, round_no: int, now: datetime | None = None) -> pairing.Round:
+    """The pairing of ``round_no`` for the active members who are not away that round: marked
+    away for it (``set_away``), or on ``vacation`` (``Player.away_until``) when it is paired.
+    An absent member sits the round out with no bye points and no penalty."""
+    playing = [m.player_id for m, p in members(session, league)
+               if str(round_no) not in m.away.split(",") and not _on_vacation(p, now)]
     h = history(session, league)
     if league.format == "round-robin":
         return pairing.round_robin(playing, round_no)
@@ -204,6 +206,15 @@ def pair_round(session: Session, league: League, round_no: int) -> pairing.Round
         return pairing.partners(playing, h)
     low, high = TABLE_SIZES.get(league.engine, (2, 6))
     return pairing.tables(playing, h, low, high, seed=(league.id or 0) * 1000 + round_no)
+
+
+def _on_vacation(player: Player, now: datetime | None) -> bool:
+    until = player.away_until
+    if now is None or until is None:
+        return False
+    if until.tzinfo is None:
+        until = until.replace(tzinfo=now.tzinfo)
+    return until > now
 
 
 def planned_rounds(league: League, count: int) -> int:
@@ -235,7 +246,7 @@ def start_round(session: Session, ctx: AppContext, league: League) -> pairing.Ro
     """Pair the next round and create its games (their first mails go out with the commit)."""
     assert league.id is not None
     league.current_round += 1
-    rnd = pair_round(session, league, league.current_round)
+    rnd = pair_round(session, league, league.current_round, ctx.clock.now())
     players = {m.player_id: p for m, p in members(session, league)}
     for seats in rnd.games:
         game = create_game(session, league.engine, [players[pid].address for pid in seats],

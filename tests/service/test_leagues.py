@@ -24,7 +24,7 @@ from service.leagues.season import LeagueError
 from service.outbound.notify import queue_game_mails
 from service.store.games import create_player, load, log_move, save_state
 from service.store.league_models import League, LeagueGame
-from service.store.models import Game, Outbox
+from service.store.models import Game, Outbox, Player
 
 NAMES = ["Anh", "Bình", "Chi", "Dũng", "Em", "Phúc", "Giang", "Hà", "Linh", "Minh"]
 
@@ -234,3 +234,50 @@ def test_league_games_follow_the_leagues_deadline_policy(settings: Settings, db:
         policy = json.loads(game.policy)
         assert policy["hours"] == 48 and policy["reminders"] == [12] and policy["on_miss"] == "wait"
         assert game.deadline is not None and game.deadline - ctx.clock.now() == timedelta(hours=48)
+
+
+@pytest.mark.parametrize("engine_id, count, sizes", [("grizzled", 7, [4, 3]), ("barcadia", 7, [4, 3])])
+def test_table_leagues_play_to_the_end_and_score_by_the_table(
+        engine_id: str, count: int, sizes: list[int], settings: Settings, db: Engine) -> None:
+    """Co-operative tables (each member gets the table's score) and free-for-all tables
+    (finishing order): 7 players make a table of 4 and one of 3, rounds mix the tables."""
+    ctx = _ctx(settings, db)
+    with ctx.session() as s:
+        league = _league(s, ctx, engine_id, count, rounds=2)
+        rounds = _run_season(s, ctx, league)
+        assert [sorted(len(g) for g in r) for r in rounds] == [sorted(sizes)] * 2
+        assert league.status == "finished"
+        for lg in s.exec(select(LeagueGame).where(LeagueGame.league_id == league.id)).all():
+            points = json.loads(lg.points or "[]")
+            game = s.get_one(Game, lg.game_id)
+            outcome = json.loads(game.outcome or "null")
+            assert outcome is not None and lg.settled == "played"
+            if engine_id == "grizzled":
+                assert len(set(points)) == 1, "every member gets the table's score"
+                assert points[0] == (1.0 if outcome["winners"] else pytest.approx(points[0]))
+            else:
+                winner = outcome["winners"][0] if outcome["winners"] else None
+                assert winner is None or points[winner] == 1.0, "the winner finishes first"
+                assert sorted(points) == sorted({round((len(points) - 1 - r) / (len(points) - 1), 3)
+                                                 for r in range(len(points))}) or winner is None
+        rows = season.table(s, league)
+        totals: dict[int, float] = defaultdict(float)
+        for lg in s.exec(select(LeagueGame).where(LeagueGame.league_id == league.id)).all():
+            for pid, pts in zip(json.loads(lg.seats), json.loads(lg.points or "[]"), strict=True):
+                totals[pid] += pts
+        assert {r.player_id: r.points for r in rows} == pytest.approx(dict(totals))
+        assert all(r.played == 2 for r in rows)
+
+
+def test_a_player_on_vacation_sits_the_round_out(settings: Settings, db: Engine) -> None:
+    """`vacation N` (the player's absence) keeps them out of a round paired while they are away."""
+    ctx = _ctx(settings, db)
+    with ctx.session() as s:
+        league = _league(s, ctx, "tagteam", 5, fmt="swiss", rounds=2)
+        away = s.exec(select(Player).where(Player.address == "p2@x.test")).one()
+        away.away_until = ctx.clock.now() + timedelta(days=3)
+        season.start(s, ctx, league.name)
+        first = s.exec(select(LeagueGame).where(LeagueGame.league_id == league.id)).all()
+        assert all(away.id not in json.loads(lg.seats) for lg in first)
+        row = next(r for r in season.table(s, league) if r.player_id == away.id)
+        assert row.byes == 0 and row.points == 0, "no bye points and no penalty"
