@@ -1,5 +1,9 @@
-"""Leagues (coming): sign-up by mail, rounds and pairings, standings and ratings.
+"""Leagues: seasons of rounds for players far apart.
 
-An empty room on purpose: the league issue builds here (``league``, ``pairing``, ``standings``,
-``ratings``), on top of ``service.play.start`` and the deadline policy in ``service.schedule``.
+``pairing`` decides who plays whom (circle method, networkx weighted matchings for Swiss and
+TAC's rotating partners, tables for co-operative and free-for-all games); ``scoring`` turns
+results into points, openskill ratings and the standings; ``season`` keeps a league in the
+database (sign-up, rounds, settling, advancing from the deadline sweep); ``commands`` are the
+league commands players write by mail. Built on ``service.play.start`` (games) and the deadline
+policy in ``service.store.policy``.
 """
