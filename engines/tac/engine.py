@@ -236,7 +236,14 @@ class TacEngine(Engine[TacState]):
         s.version += 1
         if s.phase == "exchange":
             return s, dealing.choose_gift(s, seat, str(action.args[0]))
-        return s, flow.play(s, seat, action, after)
+        events = flow.play(s, seat, action, after)
+        if s.last_play is not state.last_play and s.last_play is not None and not s.last_play.get("discard"):
+            # which marbles the play moved, from where to where (public: the board shows both),
+            # so a mail can draw the last move as arrows
+            moved = [[marble_name(m), old, new] for m, (old, new) in enumerate(zip(state.pos, s.pos, strict=True))
+                     if old != new]
+            s.last_play = {**s.last_play, "moves": moved}
+        return s, events
 
     def _written_seven(self, state: TacState, seat: Seat, action: Action) -> Board:
         who = int(state.pending["victim"]) if state.pending and state.pending["kind"] == "devil" else seat

@@ -71,7 +71,8 @@ def view(state: TacState, seat: int | None) -> dict[str, Any]:
         "deck_size": len(state.deck),
         "pile_top": state.pile[-1] if state.pile else None,
         "pile_size": len(state.pile),
-        "last_play": None if last is None else {k: last[k] for k in ("seat", "card", "discard", "en", "vi") if k in last},
+        "last_play": None if last is None else {k: last[k] for k in ("seat", "card", "discard", "en", "vi", "moves")
+                                                if k in last},
         "announcements": list(state.can),
         "exchange": {
             "open": state.phase == "exchange",

@@ -83,3 +83,24 @@ def test_the_picture_travels_inline_in_the_html_part() -> None:
     assert 'alt="Tag Team' in html
     text = next(p for p in msg.walk() if p.get_content_type() == "text/plain").get_content()
     assert "board text" in text and "cid:" not in text
+
+
+def test_the_tac_picture_draws_the_last_move_from_the_view() -> None:
+    """The TAC view names the marbles the last play moved (from, to); the picture draws them as
+    arrows: the same position with its last move differs from one without."""
+    import engines as registry
+
+    engine = registry.get("tac")
+    state = engine.new_game(["A", "B", "C", "D"], None, 3)
+    rng = random.Random(1)
+    view: dict = {}
+    while not (view.get("last_play") or {}).get("moves"):
+        seat = min(engine.to_act(state))
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)).action)
+        view = engine.view(state, 0)
+    moves = view["last_play"]["moves"]
+    assert all(len(m) == 3 and m[1] != m[2] for m in moves)
+    without = {**view, "last_play": {k: v for k, v in view["last_play"].items() if k != "moves"}}
+    with_arrows = pictures.drawer_for("tac")(view, "en").png  # type: ignore[misc]
+    plain = pictures.drawer_for("tac")(without, "en").png  # type: ignore[misc]
+    assert with_arrows != plain

@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from engines.tac.board import HOME, WAIT
 from engines.tac.content import CARDS
 from service.outbound.pictures import Picture
 from service.outbound.pictures.canvas import (
@@ -43,6 +44,30 @@ def _marble(draw: Any, xy: tuple[float, float], name: str, you: bool) -> None:
     r = 15
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK if you else "#FFFFFF", width=3 if you else 2)
     centred(draw, (x, y), name, 13, text_colour_on(fill), bold=True)
+
+
+def _where(name: str, pos: int, starts: Mapping[str, int]) -> tuple[float, float]:
+    """The picture coordinates of marble ``name`` at engine position ``pos``."""
+    start = starts[name[0]]
+    if pos == WAIT:
+        return _at(start + 3.2, R + 58)
+    if pos >= HOME:
+        return _at(start, R - 40 - 34 * (pos - HOME))
+    return _at(pos, R)
+
+
+def _arrow(d: Any, frm: tuple[float, float], to: tuple[float, float]) -> None:
+    """The last move: a dark line with a head, drawn under the marbles."""
+    (x0, y0), (x1, y1) = frm, to
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length < 1:
+        return
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    tip = (x1 - ux * 16, y1 - uy * 16)  # stop at the marble's edge
+    d.line((x0, y0, tip[0], tip[1]), fill=INK, width=4)
+    left = (tip[0] - ux * 14 - uy * 8, tip[1] - uy * 14 + ux * 8)
+    right = (tip[0] - ux * 14 + uy * 8, tip[1] - uy * 14 - ux * 8)
+    d.polygon([tip, left, right], fill=INK)
 
 
 def draw(view: Mapping[str, Any], lang: str) -> Picture:
@@ -87,11 +112,13 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
             d.ellipse((x - 14, y - 14, x + 14, y + 14), outline=LINE, width=1)
             if i < len(waiting):
                 _marble(d, (x, y), waiting[i], waiting[i][0] == mine)
+    last = view.get("last_play")
+    for name, old, new in (last or {}).get("moves", []):
+        _arrow(d, _where(name, int(old), starts), _where(name, int(new), starts))
     for key, marble in view["ring"].items():
         _marble(d, _at(int(key), R), marble, marble[0] == mine)
 
     # the centre: whose turn, the last card
-    last = view.get("last_play")
     to_act = view.get("to_act") or []
     if to_act:
         who = ", ".join(players[s] for s in to_act)
