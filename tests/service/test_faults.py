@@ -35,6 +35,13 @@ from .test_stages import game_id, key_of, mail  # noqa: F401  (fixtures)
 from .world import make_settings, parse
 
 
+@pytest.fixture(autouse=True)
+def _on_sqlite(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These faults are SQLite's own (``max_page_count``, ``query_only``): the module stays on
+    SQLite when the suite runs on PostgreSQL (PostgreSQL faults: ``test_faults_live``)."""
+    monkeypatch.setenv("PBEM_TEST_DATABASE", "sqlite")
+
+
 @pytest.fixture
 def ctx(settings: Settings, db: Engine) -> AppContext:
     return AppContext(settings=settings, db=db, clock=ManualClock())
