@@ -143,16 +143,22 @@ def leave(session: Session, ctx: AppContext, name: str, player: Player) -> Leagu
 
 
 def drop(session: Session, ctx: AppContext, league: League, member: LeagueMember) -> None:
-    """A dropped member plays no more rounds; their unfinished games this round are settled
-    as losses for them (the others keep what the position gives them)."""
+    """A dropped member plays no more rounds; their unfinished game this round is settled as a
+    loss for their side: opponents win a 1-v-1 or team game (TAC's partner loses with them);
+    at a co-operative or free-for-all table the others keep what the position gives them."""
     member.status = "dropped"
     for lg in _round_games(session, league, league.current_round):
         seats = json.loads(lg.seats)
         if member.player_id in seats and not lg.settled:
             game = session.get(Game, lg.game_id)
             assert game is not None
-            points = [1.0] * len(seats)
-            points[seats.index(member.player_id)] = 0.0
+            quitter = seats.index(member.player_id)
+            if league.engine in ("grizzled", "barcadia"):
+                points = settle_game(session, ctx, lg, force="adjudicate")
+            else:
+                points = [1.0] * len(seats)
+            losing = {quitter, (quitter + 2) % 4} if league.format == "partners" else {quitter}
+            points = [0.0 if seat in losing else pts for seat, pts in enumerate(points)]
             _settle(session, ctx, lg, game, points, "dropped", finish=True)
 
 

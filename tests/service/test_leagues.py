@@ -281,3 +281,16 @@ def test_a_player_on_vacation_sits_the_round_out(settings: Settings, db: Engine)
         assert all(away.id not in json.loads(lg.seats) for lg in first)
         row = next(r for r in season.table(s, league) if r.player_id == away.id)
         assert row.byes == 0 and row.points == 0, "no bye points and no penalty"
+
+
+def test_dropping_out_of_a_tac_league_loses_the_game_for_the_team(settings: Settings, db: Engine) -> None:
+    ctx = _ctx(settings, db)
+    with ctx.session() as s:
+        league = _league(s, ctx, "tac", 4, rounds=1)
+        season.start(s, ctx, league.name)
+        lg = s.exec(select(LeagueGame).where(LeagueGame.league_id == league.id)).one()
+        seats = json.loads(lg.seats)
+        member = next(m for m, _ in season.members(s, league) if m.player_id == seats[1])
+        season.drop(s, ctx, league, member)
+        assert json.loads(lg.points or "[]") == [1.0, 0.0, 1.0, 0.0], "the quitter and the partner opposite lose"
+        assert s.get_one(Game, lg.game_id).status == "settled"
