@@ -16,6 +16,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 import engines
+from engines.contract import Outcome, tr
 from service.context import AppContext
 from service.leagues import pairing
 from service.leagues.scoring import (
@@ -28,10 +29,11 @@ from service.leagues.scoring import (
     standings,
     standings_text,
 )
+from service.outbound.notify import queue_game_mails
 from service.outbound.outbox import queue_mail
 from service.outbound.render import SERVICE_TAG
 from service.play.start import create_game
-from service.store.games import load, player_by_address, stored_outcome
+from service.store.games import end_game, load, player_by_address, stored_outcome
 from service.store.league_models import League, LeagueGame, LeagueMember, LeagueRating
 from service.store.models import Game, Player
 from service.store.policy import DeadlinePolicy, PolicyError
@@ -281,7 +283,26 @@ def _settle(session: Session, ctx: AppContext, lg: LeagueGame, game: Game, point
     lg.points = json.dumps(points)
     lg.settled = how
     if finish and game.status == "active":
-        game.status, game.deadline, game.updated_at = "settled", None, ctx.clock.now()
+        # the game ends here: its players get the usual "game over" mail, saying why
+        engine, state = load(game)
+        best = max(points) if points else 0.0
+        winners = frozenset(seat for seat, pts in enumerate(points) if pts == best and best > 0)
+        draw = len(set(points)) == 1
+        why = SETTLED_WHY.get(how, SETTLED_WHY["draw"])
+        outcome = Outcome(frozenset() if draw else winners, draw, why)
+        end_game(session, ctx, game, "settled", outcome)
+        queue_game_mails(session, ctx, game, engine, state, actor=None)
+
+
+#: why a league ended a game before its rules did (the reason in the players' "game over" mail)
+SETTLED_WHY = {
+    "draw": tr("the league round ended before the game did; it counts as a draw",
+               "vòng đấu của giải đã kết thúc trước ván này; ván được tính hòa"),
+    "adjudicated": tr("the league round ended before the game did; it was decided by the position",
+                      "vòng đấu của giải đã kết thúc trước ván này; kết quả được tính theo thế cờ"),
+    "dropped": tr("a player left the league; the game counts as their loss",
+                  "một người chơi đã rời giải; ván được tính là thua cho bên đó"),
+}
 
 
 def settle_game(session: Session, ctx: AppContext, lg: LeagueGame, *, force: str | None = None) -> list[float]:

@@ -7,6 +7,8 @@ deadline sweep plays a default move), with the manual clock moved on between rou
 
 from __future__ import annotations
 
+import email
+import email.policy
 import itertools
 import json
 from collections import Counter, defaultdict
@@ -294,3 +296,8 @@ def test_dropping_out_of_a_tac_league_loses_the_game_for_the_team(settings: Sett
         season.drop(s, ctx, league, member)
         assert json.loads(lg.points or "[]") == [1.0, 0.0, 1.0, 0.0], "the quitter and the partner opposite lose"
         assert s.get_one(Game, lg.game_id).status == "settled"
+        over = s.exec(select(Outbox).where(Outbox.game_id == lg.game_id, Outbox.kind == "over")).all()
+        assert len(over) == 4, "every seat is told the game is over"
+        texts = [email.message_from_bytes(m.raw, policy=email.policy.default).get_body(("plain",)).get_content()
+                 for m in over]
+        assert all("left the league" in t or "rời giải" in t for t in texts), texts[0]
