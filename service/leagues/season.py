@@ -314,19 +314,19 @@ def settle_game(session: Session, ctx: AppContext, lg: LeagueGame, *, force: str
     outcome = stored_outcome(game) or engine.outcome(state)
     score = getattr(engine, "score", None)
     scored = score(state) if callable(score) else None
-    if force == "draw" or (outcome is None and (force or _rule(session, lg)) == "draw"):
+    if outcome is not None:  # a finished game keeps its result, whatever the rule or the operator says
+        points = game_points(engine.id, len(seats), outcome, scored)
+        _settle(session, ctx, lg, game, points, "played")
+        return points
+    if (force or _rule(session, lg)) == "draw":
         points = game_points(engine.id, len(seats), None, scored if engine.id == "grizzled" else None)
         _settle(session, ctx, lg, game, points, "draw", finish=True)
         return points
-    if outcome is None:
-        points = game_points(engine.id, len(seats), None, scored)
-        if scored and engine.id != "grizzled":
-            best = max(scored.values())
-            points = [1.0 if scored.get(s) == best else 0.0 for s in range(len(seats))]
-        _settle(session, ctx, lg, game, points, "adjudicated" if scored else "draw", finish=True)
-        return points
-    points = game_points(engine.id, len(seats), outcome, scored)
-    _settle(session, ctx, lg, game, points, "played")
+    points = game_points(engine.id, len(seats), None, scored)
+    if scored and engine.id != "grizzled":
+        best = max(scored.values())
+        points = [1.0 if scored.get(s) == best else 0.0 for s in range(len(seats))]
+    _settle(session, ctx, lg, game, points, "adjudicated" if scored else "draw", finish=True)
     return points
 
 

@@ -301,3 +301,14 @@ def test_dropping_out_of_a_tac_league_loses_the_game_for_the_team(settings: Sett
         texts = [email.message_from_bytes(m.raw, policy=email.policy.default).get_body(("plain",)).get_content()
                  for m in over]
         assert all("left the league" in t or "rời giải" in t for t in texts), texts[0]
+
+
+def test_settling_never_overrides_a_finished_games_result(settings: Settings, db: Engine) -> None:
+    ctx = _ctx(settings, db)
+    with ctx.session() as s:
+        league = _league(s, ctx, "tagteam", 2, rounds=1)
+        season.start(s, ctx, league.name)
+        lg = s.exec(select(LeagueGame).where(LeagueGame.league_id == league.id)).one()
+        _play_out(s, ctx, lg.game_id)
+        points = season.settle_game(s, ctx, lg, force="draw")  # the operator asks for a draw, too late
+        assert lg.settled == "played" and sorted(points) == [0.0, 1.0]
