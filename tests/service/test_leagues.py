@@ -311,4 +311,7 @@ def test_settling_never_overrides_a_finished_games_result(settings: Settings, db
         lg = s.exec(select(LeagueGame).where(LeagueGame.league_id == league.id)).one()
         _play_out(s, ctx, lg.game_id)
         points = season.settle_game(s, ctx, lg, force="draw")  # the operator asks for a draw, too late
-        assert lg.settled == "played" and sorted(points) == [0.0, 1.0]
+        outcome = json.loads(s.get_one(Game, lg.game_id).outcome or "null")
+        assert outcome is not None and lg.settled == "played"
+        expected = [0.5, 0.5] if outcome["draw"] else [1.0 if seat in outcome["winners"] else 0.0 for seat in (0, 1)]
+        assert points == expected
