@@ -5,15 +5,6 @@ PostgreSQL is not installed, unless ``PBEM_REQUIRE_POSTGRES=1``."""
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import signal
-import socket
-import subprocess
-import tempfile
-import time
-from collections.abc import Iterator
 from email.message import EmailMessage
 
 import pytest
@@ -27,57 +18,17 @@ from service.outbound.keys import make_key
 from service.play.start import create_game
 from service.store.games import StaleGame, create_player, load, save_state
 from service.store.models import Game, MoveLog, Outbox
+from tests.support.postgres import fresh_database, running_postgres
 
 from .conftest import SECRET
 
 pytestmark = pytest.mark.postgres
 
 
-def _bin(name: str) -> str | None:
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    return found[-1] if found else shutil.which(name)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    initdb, postgres = _bin("initdb"), _bin("postgres")
-    required = os.environ.get("PBEM_REQUIRE_POSTGRES", "") not in ("", "0")
-    if not (initdb and postgres) or os.geteuid() != 0:
-        if required:
-            pytest.fail("PBEM_REQUIRE_POSTGRES=1 but PostgreSQL (or root to run it as postgres) is missing")
-        pytest.skip("PostgreSQL is not installed (or we cannot run it as the postgres user)")
-    root = tempfile.mkdtemp(prefix="pbem-pg-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
-    shutil.chown(root, "postgres", "postgres")
-    data = os.path.join(root, "data")
-    subprocess.run([initdb, "-D", data, "-A", "trust", "-U", "postgres"], user="postgres", check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    port = _free_port()
-    proc = subprocess.Popen([postgres, "-D", data, "-c", "listen_addresses=127.0.0.1", "-p", str(port),
-                             "-k", root, "-c", "fsync=off"], user="postgres",
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        time.sleep(0.3)
-        yield url
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
-        shutil.rmtree(root, ignore_errors=True)
+def postgres_url() -> str:
+    """A fresh, migrated database on this process's throw-away PostgreSQL (tests.support.postgres)."""
+    return fresh_database(running_postgres())
 
 
 def test_a_move_through_the_pipeline_on_postgresql(postgres_url: str) -> None:
