@@ -17,7 +17,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Fields that must never come from a file.
-SECRET_FIELDS = frozenset({"secret", "imap_password", "smtp_password"})
+SECRET_FIELDS = frozenset({"secret", "secret_previous", "imap_password", "smtp_password"})
 
 DEFAULT_CONFIG_PATH = Path("config/pbem.toml")
 
@@ -50,6 +50,10 @@ class Settings(BaseSettings):
     smtp_tls: bool = False
 
     secret: str = ""
+    #: earlier values of ``secret`` (comma-separated, env ``PBEM_SECRET_PREVIOUS``): reply keys and
+    #: thread ids MACed under them are still accepted, new ones are made with ``secret`` only —
+    #: so rotating the secret never breaks an open game (see deploy/README.md)
+    secret_previous: str = ""
     poll_interval_seconds: float = Field(default=30.0, gt=0)
     outbox_interval_seconds: float = Field(default=5.0, gt=0)
     sweep_interval_seconds: float = Field(default=60.0, gt=0)
@@ -112,6 +116,18 @@ class Settings(BaseSettings):
             raise ValueError("set PBEM_SECRET in the environment to at least 16 random characters")
         return value
 
+    @field_validator("secret_previous")
+    @classmethod
+    def _previous_are_long(cls, value: str) -> str:
+        if any(len(part) < 16 for part in _comma_list(value)):
+            raise ValueError("every secret in PBEM_SECRET_PREVIOUS must have at least 16 characters")
+        return value
+
+    @property
+    def previous_secrets(self) -> list[str]:
+        """The retired secrets still accepted for verification, newest first as written."""
+        return [part for part in _comma_list(self.secret_previous) if part != self.secret]
+
     @model_validator(mode="after")
     def _imap_user_defaults(self) -> Settings:
         if not self.imap_user:
@@ -125,6 +141,10 @@ class Settings(BaseSettings):
     @property
     def local_part(self) -> str:
         return self.service_address.partition("@")[0]
+
+
+def _comma_list(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
