@@ -47,7 +47,21 @@ class Settings(BaseSettings):
     smtp_port: int = Field(default=25, ge=1, le=65535)
     smtp_user: str = ""
     smtp_password: str = ""
+    #: STARTTLS on the submission port (587)
     smtp_tls: bool = False
+    #: TLS from the first byte (SMTPS, port 465); excludes ``smtp_tls``
+    smtp_ssl: bool = False
+    #: STARTTLS on a plain IMAP port (143) when ``imap_ssl`` is off
+    imap_starttls: bool = False
+    #: a PEM file of the CA(s) the IMAP and SMTP servers' certificates must chain to ("" = the
+    #: system's trust store). Certificates and host names are always verified.
+    tls_ca_file: str = ""
+
+    #: ``pbem serve`` answers ``GET /healthz`` on this port (0 = off); ``pbem health`` asks it
+    health_port: int = Field(default=0, ge=0, le=65535)
+    health_host: str = "127.0.0.1"
+    #: unhealthy when the last successful inbox poll is older than this
+    health_max_poll_age_seconds: float = Field(default=300.0, gt=0)
 
     secret: str = ""
     #: earlier values of ``secret`` (comma-separated, env ``PBEM_SECRET_PREVIOUS``): reply keys and
@@ -127,6 +141,21 @@ class Settings(BaseSettings):
     def previous_secrets(self) -> list[str]:
         """The retired secrets still accepted for verification, newest first as written."""
         return [part for part in _comma_list(self.secret_previous) if part != self.secret]
+
+    @field_validator("tls_ca_file")
+    @classmethod
+    def _ca_file_exists(cls, value: str) -> str:
+        if value and not Path(value).is_file():
+            raise ValueError(f"no CA file {value}")
+        return value
+
+    @model_validator(mode="after")
+    def _one_smtp_security(self) -> Settings:
+        if self.smtp_tls and self.smtp_ssl:
+            raise ValueError("smtp_tls (STARTTLS, port 587) and smtp_ssl (TLS, port 465) exclude each other")
+        if self.imap_ssl and self.imap_starttls:
+            raise ValueError("imap_ssl (TLS, port 993) and imap_starttls (port 143) exclude each other")
+        return self
 
     @model_validator(mode="after")
     def _imap_user_defaults(self) -> Settings:
