@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "service.cli.mail_cli",  # mailserver, demo, bench pipeline / scale
     "service.cli.league_cli",  # league new|list|show|open|close|start|pair|standings|drop|settle
     "service.cli.ops_cli",  # status, db upgrade
+    "service.cli.health_cli",  # health (asks pbem serve --health-port)
 )
 
 for _name in COMMAND_MODULES:
