@@ -104,8 +104,9 @@ def trace_headers(mail_from: str, original_rcpt: str) -> bytes:
 
 
 async def start_smtp_server(handler: FrontHandler, host: str, domain: str, *,
-                            tls_context: ssl.SSLContext | None = None, implicit_tls: bool = False) -> asyncio.Server:
-    """An aiosmtpd server on a free port of ``host`` in the running loop.
+                            tls_context: ssl.SSLContext | None = None, implicit_tls: bool = False,
+                            port: int = 0) -> asyncio.Server:
+    """An aiosmtpd server on ``port`` (0: a free one) of ``host`` in the running loop.
 
     With ``tls_context`` it offers STARTTLS (port 587 style), or, with ``implicit_tls``, speaks
     TLS from the first byte (port 465 style) — for testing the service's TLS paths."""
@@ -123,4 +124,4 @@ async def start_smtp_server(handler: FrontHandler, host: str, domain: str, *,
             tls_context=None if implicit_tls else tls_context,
         )
 
-    return await loop.create_server(factory, host=host, port=0, ssl=tls_context if implicit_tls else None)
+    return await loop.create_server(factory, host=host, port=port, ssl=tls_context if implicit_tls else None)
