@@ -19,6 +19,7 @@ import sqlite3
 import subprocess
 from contextlib import closing
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 from sqlalchemy import func
@@ -27,6 +28,7 @@ from sqlmodel import select
 
 from service.admin.errors import AdminError, BadArgument, NotFound, Refused
 from service.admin.undo import as_move, logged_moves, original_names, replay, same_state
+from service.config import Settings
 from service.context import AppContext
 from service.store.db import make_engine, migrate, session
 from service.store.games import load
@@ -183,3 +185,27 @@ def restore(database_url: str, source: Path, *, replace: bool = False) -> str:
               "--exit-on-error", "--dbname", str(url.database), str(source)], env, "pg_restore")
     migrate(database_url)  # a backup from an older pbem is brought up to date
     return kind
+
+
+# -- after a restore: read again what the mailbox delivered since the backup ---------------------
+
+def reread_since(settings: Settings, since: date) -> int:
+    """Take our ``PbemDone`` flag off the inbox's mails delivered on or after ``since``, so the
+    next poll reads them again; returns how many.
+
+    After a restore the database has forgotten the mails handled since the backup, while the
+    mailbox still marks them done. Reading them again is safe: a mail the restored database
+    knows is recognised by its Message-ID and not run twice; the others are run in the order they
+    arrived, so each game reaches the state it had (reply keys are MACs of the decision, so the
+    keys issued after the backup come out the same). Their answers are sent once more."""
+    from service.inbound.fetch import DONE_KEYWORD, Inbox
+
+    inbox = Inbox(settings)
+    try:
+        client = inbox.connect()
+        uids = client.search(["SINCE", since, "KEYWORD", DONE_KEYWORD])
+        if uids:
+            client.remove_flags(uids, [DONE_KEYWORD.encode()])
+        return len(uids)
+    finally:
+        inbox.close()

@@ -1,4 +1,5 @@
-"""``pbem db backup FILE``, ``pbem db restore FILE [--replace]``, ``pbem db verify``.
+"""``pbem db backup FILE``, ``pbem db restore FILE [--replace]``, ``pbem db verify``,
+``pbem db reread --since DATE`` (after a restore: the mails handled since the backup).
 
 Added to the ``db`` group of ``service.cli.ops_cli`` (registered after it). Library code:
 ``service.admin.backup``; refusals are one line with the exit codes of ``service.cli.errors``.
@@ -59,9 +60,29 @@ def _verify(config: Path | None) -> None:
     typer.echo(f"{report.games} game(s) replay to their stored states")
 
 
+def db_reread(
+    since: Annotated[str, typer.Option("--since", help="the backup's date, YYYY-MM-DD", show_default=False)],
+    config: ConfigOpt = None,
+) -> None:
+    """After a restore: read again the mails the inbox got since the backup (known ones are
+    recognised by Message-ID; the others are applied in order by the next poll)."""
+    from datetime import date
+
+    from service.admin.backup import reread_since
+
+    try:
+        day = date.fromisoformat(since)
+    except ValueError:
+        fail(f"bad date {since!r}: write YYYY-MM-DD", 2)
+    settings = settings_from(config)
+    count = guarded(lambda: reread_since(settings, day))
+    typer.echo(f"{count} mail(s) since {day} will be read again at the next poll")
+
+
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     from service.cli.ops_cli import db_app
 
     db_app.command("backup")(db_backup)
     db_app.command("restore")(db_restore)
     db_app.command("verify")(db_verify)
+    db_app.command("reread")(db_reread)
