@@ -169,3 +169,17 @@ def test_serve_exit_codes_a_supervisor_understands(tmp_path: Path) -> None:
     assert busy.exit_code == 69
     assert busy.output.startswith(f"error: cannot answer health checks on 127.0.0.1:{port}: ")
     assert runner.invoke(app, ["serve", "--health-port", "99999"], env=env).exit_code == 2
+
+
+def test_serve_exits_70_on_an_unexpected_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from service.schedule.runtime import Service
+
+    async def broken(self: Service) -> None:
+        raise RuntimeError("a bug in a worker")
+
+    monkeypatch.setattr(Service, "serve_forever", broken)
+    env = {"PBEM_CONFIG": str(tmp_path / "absent.toml"), "PBEM_SECRET": SECRET,
+           "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 's.sqlite3'}"}
+    result = CliRunner().invoke(app, ["serve"], env=env)
+    assert result.exit_code == 70
+    assert result.output.endswith("error: stopped on an unexpected error: RuntimeError: a bug in a worker\n")
