@@ -69,7 +69,7 @@ def test_compose_migrates_before_serving_and_checks_health() -> None:
     assert services["db"]["environment"]["POSTGRES_PASSWORD"].startswith("${")
     # the image's pg_dump (Debian 12's postgresql-client 15) must not be older than the server
     assert services["db"]["image"].endswith(":15")
-    assert "FROM python:3.11-slim" in (DEPLOY / "Containerfile").read_text()  # bookworm: client 15
+    assert "FROM python:3.11-slim-bookworm\n" in (DEPLOY / "Containerfile").read_text()  # Debian 12: client 15
 
 
 def test_the_image_runs_as_a_user_with_the_health_check() -> None:
