@@ -183,3 +183,12 @@ def test_serve_exits_70_on_an_unexpected_error(tmp_path: Path, monkeypatch: pyte
     result = CliRunner().invoke(app, ["serve"], env=env)
     assert result.exit_code == 70
     assert result.output.endswith("error: stopped on an unexpected error: RuntimeError: a bug in a worker\n")
+
+
+@pytest.mark.parametrize("command", [["status"], ["db", "upgrade"], ["health"], ["db", "verify"],
+                                     ["db", "backup", "x.backup"]])
+def test_a_missing_config_file_is_an_error_not_a_new_database(command: list[str], tmp_path: Path) -> None:
+    typo = tmp_path / "pbem.tmol"
+    result = CliRunner().invoke(app, [*command, "--config", str(typo)], env={"PBEM_SECRET": SECRET})
+    assert (result.exit_code, result.output) == (2, f"error: no configuration file {typo}\n")
+    assert list(tmp_path.iterdir()) == []
