@@ -60,7 +60,8 @@ class Settings(BaseSettings):
     #: ``pbem serve`` answers ``GET /healthz`` on this port (0 = off); ``pbem health`` asks it
     health_port: int = Field(default=0, ge=0, le=65535)
     health_host: str = "127.0.0.1"
-    #: unhealthy when the last successful inbox poll is older than this
+    #: unhealthy when the last successful inbox poll is older than this (or than two poll
+    #: intervals, when ``poll_interval_seconds`` is longer: the inbox is polled only that often)
     health_max_poll_age_seconds: float = Field(default=300.0, gt=0)
 
     secret: str = ""

@@ -56,7 +56,8 @@ def evaluate(service: Service) -> Health:
     except Exception as exc:
         first = str(exc).splitlines()[0][:200] if str(exc) else ""
         problems.append(f"database unreachable: {type(exc).__name__}: {first}")
-    max_age = service.settings.health_max_poll_age_seconds
+    # the inbox is polled every poll_interval_seconds at least: never ask for more than that
+    max_age = max(service.settings.health_max_poll_age_seconds, 2 * service.settings.poll_interval_seconds)
     last = service.last_poll_ok
     since = last or service.started_at
     age = (now - since).total_seconds()

@@ -187,7 +187,7 @@ def test_restore_then_reread_brings_every_game_back_to_where_it_was(mail_stack: 
     assert {status for _, status in handled} == {"applied"}
 
     restore(url, tmp_path / "mid.backup", replace=True)
-    world.service = Service(make_settings(mail_stack, tmp_path), world.clock)  # started after the restore
+    world.service = Service(make_settings(mail_stack, tmp_path, database_url=url), world.clock)  # restarted
     assert snapshot(world.service.ctx) == at_backup
     asyncio.run(world.step())
     assert snapshot(world.service.ctx) == at_backup  # the inbox says done: nothing is read again

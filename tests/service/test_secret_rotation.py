@@ -25,7 +25,9 @@ OTHER = "other-secret-00000000000000"
 
 def _rotate(world: World, tmp: Path, secret: str, previous: str = "") -> None:
     """Restart the service on the same database and mailbox with other secrets."""
-    world.service = Service(make_settings(world.stack, tmp, secret=secret, secret_previous=previous), world.clock)
+    same_database = world.service.settings.database_url  # (a new one per call on PostgreSQL)
+    world.service = Service(make_settings(world.stack, tmp, secret=secret, secret_previous=previous,
+                                          database_url=same_database), world.clock)
 
 
 def _key_of(mail: Any) -> str:
