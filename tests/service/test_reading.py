@@ -450,7 +450,9 @@ def test_a_ten_megabyte_reply_is_answered_quickly_and_does_not_hold_up_the_next(
     assert deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", huge) == "rejected"
     assert deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", "high") == "applied"
     elapsed = time.monotonic() - started
-    assert elapsed < 5, elapsed
+    # A guard against quadratic reading (minutes), not a timing test: the
+    # machine is shared and speed is measured by `pbem bench`.
+    assert elapsed < 60, elapsed
     answers = [o for o in outbox(ctx, "ann@x.test") if o.kind == "rejected"]
     assert len(answers) == 1 and len(answers[0].raw) < 20_000
     assert "too large" in sent_plain(answers[0])
