@@ -101,6 +101,9 @@ def check_step(engine: Engine[Any], state: Any, seat: int, checks: Checks, rng: 
         assert c.label.en and c.label.vi, "every choice needs a label in en and vi"
         parsed = engine.parse(state, seat, text)
         assert parsed == c.action, f"parse(format(a)) != a for {text!r}: {parsed} vs {c.action}"
+        if c.command_vi:  # the Vietnamese words a menu shows must mean the same action
+            parsed = engine.parse(state, seat, c.command_vi)
+            assert parsed == c.action, f"parse(command_vi) != a for {c.command_vi!r}: {parsed} vs {c.action}"
     for c in rng.sample(choices, min(len(choices), checks.max_apply_checks)):
         engine.apply(state, seat, c.action)
     menu = engine.menu(state, seat)

@@ -20,7 +20,7 @@ from collections import Counter
 from functools import cache, lru_cache
 
 from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text
-from engines.grizzled import rules
+from engines.grizzled import danger, rules
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 from engines.wording import strip_fillers
@@ -138,6 +138,38 @@ def format_action(action: Action) -> str:
     if k == "recover":
         return "recover charm"
     return " ".join([k, *(str(x) for x in a if x is not None)])
+
+
+# canonical verb -> the Vietnamese words a menu shows (each is also in VERBS, so it parses back)
+VI_VERBS: dict[str, str] = {
+    "choose": "chọn", "intensity": "cường độ", "play": "đánh", "charm": "dùng bùa", "speech": "phát biểu",
+    "withdraw": "rút lui", "discard": "bỏ", "keep": "giữ", "heal": "chữa", "remove": "loại bỏ",
+    "recover": "lấy lại", "decline": "từ chối",
+}
+VI_EXTRA: dict[str, str] = {"trap": "bẫy", "drop": "bỏ", "charm": "bùa"}
+
+
+@cache
+def vi_words() -> dict[str, str]:
+    """Canonical argument word -> its Vietnamese word (a content name, lower case)."""
+    c = content()
+    out = dict(VI_EXTRA)
+    for named in (*c.threats, *c.knocks.values(), *c.tiles.values(), *(n for n, _ in c.specials.values())):
+        out[named.id] = named.name.vi.lower()
+    return out
+
+
+def format_vi(action: Action) -> str:
+    """The command in Vietnamese words (``đánh mưa còi bẫy``); ``read`` gives back the same words
+    as for ``format_action``, so both parse to the same action."""
+    table = vi_words()
+    english = format_action(action).split()
+    verb = VI_VERBS[action.kind]
+    if action.kind == "charm":  # "dùng bùa" already says "charm": the arguments follow
+        return " ".join([verb, *(table.get(w, w) for w in english[1:])])
+    if action.kind == "recover":
+        return f"{verb} {VI_EXTRA['charm']}"
+    return " ".join([verb, *(table.get(w, w) for w in english[1:])])
 
 
 def _threat(threat: str) -> Text:
@@ -281,7 +313,16 @@ def legal(state: GrizzledState, seat: int) -> list[Action]:
 
 
 def choices(state: GrizzledState, seat: int) -> list[Choice]:
-    return [Choice(a, format_action(a), label(state, seat, a)) for a in legal(state, seat)]
+    return [Choice(a, format_action(a), warned_label(state, seat, a), format_vi(a)) for a in legal(state, seat)]
+
+
+def warned_label(state: GrizzledState, seat: int, action: Action) -> Text:
+    """The label, with a warning when the choice loses the game at once (``danger``)."""
+    text = label(state, seat, action)
+    warn = danger.warning(state, seat, action)
+    if warn is None:
+        return text
+    return Text(f"{text.en} — {warn.en}", f"{text.vi} — {warn.vi}")
 
 
 def hand_in_view_order(state: GrizzledState, seat: int) -> list[str]:

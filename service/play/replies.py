@@ -59,7 +59,7 @@ def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
             raise IllegalCommand(tr(
                 f"\"{line}\" can mean option {number} ({choice.command}) or the move {as_command[1]}; "
                 "nothing was played. Write the move itself.",
-                f"\"{line}\" có thể là lựa chọn {number} ({choice.command}) hoặc nước đi {as_command[1]}; "
+                f"\"{line}\" có thể là lựa chọn {number} ({choice.command_in('vi')}) hoặc nước đi {as_command[1]}; "
                 "chưa thực hiện gì. Hãy viết rõ nước đi."), [choice.command, as_command[1]])
         return choice.action, choice.command
     action = engine.parse(state, seat, line)
