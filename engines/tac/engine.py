@@ -107,7 +107,8 @@ class TacEngine(Engine[TacState]):
             legal = flow.legal(state, seat)
             before = state.board
             state.cache[key] = [
-                Choice(a, notation.format_action(a, legal), label(state, seat, a, before, after))
+                Choice(a, notation.format_action(a, legal), label(state, seat, a, before, after),
+                       notation.format_vi(a, legal))
                 for a, after in legal.items()
             ]
         choices: list[Choice] = state.cache[key]
