@@ -91,15 +91,15 @@ def read(text: str) -> tuple[str, tuple[str, ...]]:
     tokens = normalize(text)
     if not tokens:
         raise InvalidCommand(Text("The reply is empty: write a command such as `play rain shell` or a menu number.",
-                                  "Thư trả lời trống: hãy viết một lệnh như `play rain shell` hoặc số trong danh sách."))
+                                  "Thư trả lời trống: hãy viết một lệnh như `đánh mưa đạn pháo` hoặc số trong danh sách."))
     verb = _longest(tokens, 0, verb_table())
     if verb is None:
         raise InvalidCommand(Text(f"'{tokens[0]}' is not a command. A line counts only when the whole line is a "
                                   "command: write just e.g. `play rain shell`, `charm`, `speech gas`, "
                                   "`withdraw left`, `intensity 3`, or a menu number.",
                                   f"'{tokens[0]}' không phải là lệnh. Một dòng chỉ được tính khi cả dòng là lệnh: "
-                                  "hãy chỉ viết ví dụ `play rain shell`, `charm`, `speech gas`, `withdraw left`, "
-                                  "`intensity 3` hoặc số trong danh sách."))
+                                  "hãy chỉ viết ví dụ `đánh mưa đạn pháo`, `dùng bùa`, `phát biểu mặt nạ khí`, "
+                                  "`rút lui trái`, `cường độ 3` hoặc số trong danh sách."))
     args: list[str] = []
     i = verb[1]
     while i < len(tokens):
@@ -333,6 +333,7 @@ def hand_in_view_order(state: GrizzledState, seat: int) -> list[str]:
 def parse(state: GrizzledState, seat: int, text: str) -> Action:
     options = legal(state, seat)
     examples = [format_action(a) for a in options[:8]]
+    examples_vi = [format_vi(a) for a in options[:8]]
     try:
         verb, words = read(strip_fillers(text))
     except InvalidCommand as err:
@@ -374,5 +375,5 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
                                     "Lệnh này ứng với nhiều lựa chọn; hãy viết đầy đủ một trong số sau."),
                                [format_action(a) for a in wider])
     raise IllegalCommand(Text(f"`{text.strip()}` is not possible now. You may write: {', '.join(examples)}.",
-                              f"`{text.strip()}` không thực hiện được lúc này. Bạn có thể viết: {', '.join(examples)}."),
+                              f"`{text.strip()}` không thực hiện được lúc này. Bạn có thể viết: {', '.join(examples_vi)}."),
                          examples)

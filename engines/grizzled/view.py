@@ -65,6 +65,7 @@ def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
             "waiting": [p for p in s.responders if str(p) not in s.responses],
         },
         "withdraw": _withdraw_cause(s),
+        "charm_usable": seat is not None and s.phase == TURN and s.turn == seat and bool(rules.charm_targets(s, seat)),
         "result": s.result,
         "reason": rules.REASONS[s.reason].to_json() if s.reason else None,
         "hand": sorted((_face(cid) for cid in s.hands[seat]), key=c.face_order) if seat is not None else None,
@@ -157,6 +158,28 @@ def _withdraw_line(view: Mapping[str, Any], lang: str) -> str:
     return f"{head.get(lang)} — {title}: {effect}."
 
 
+# the commands of each step, as a reader of each language writes them (the other language works too)
+COMMANDS: dict[str, Text] = {
+    CHOOSE: Text("Commands: choose felix | choose night (by the lucky charm)",
+                 "Lệnh: chọn felix | chọn đêm (theo Bùa may mắn) (lệnh tiếng Anh cũng được)"),
+    INTENSITY: Text("Commands: intensity 3", "Lệnh: cường độ 3 (lệnh tiếng Anh cũng được)"),
+    TURN: Text("Commands: play N | play rain shell | charm rain shell | speech gas | withdraw left",
+               "Lệnh: đánh N | đánh mưa đạn pháo | dùng bùa mưa đạn pháo | phát biểu mặt nạ khí | rút lui trái "
+               "(lệnh tiếng Anh cũng được)"),
+    SPEECH: Text("Commands: discard rain shell | keep", "Lệnh: bỏ mưa đạn pháo | giữ (lệnh tiếng Anh cũng được)"),
+    CHRISTMAS: Text("Commands: heal mute", "Lệnh: chữa câm lặng (lệnh tiếng Anh cũng được)"),
+    SUPPORT: Text("Commands: remove mute | recover charm | decline",
+                  "Lệnh: loại bỏ câm lặng | lấy lại bùa | từ chối (lệnh tiếng Anh cũng được)"),
+}
+
+
+def _commands_line(phase: str, lang: str) -> str:
+    text = COMMANDS.get(phase)
+    if text is None:
+        return ""
+    return text.get(lang)
+
+
 def render(view: Mapping[str, Any], lang: str) -> str:
     c = content()
     vi = lang == "vi"
@@ -212,7 +235,9 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                        f"  bùa: {charm}; bài trên tay: {view['hand_sizes'][p]}; thẻ Hỗ trợ: "
                        f"{view['tile_counts'][p]}; token Phát biểu: {view['speech_held'][p]}"))
         weight = view["weights"][p]
-        lines.append(T(f"  Hard Knocks (weight {weight}, 4 loses): {knocks}", f"  Hard Knock (nặng {weight}, 4 là thua): {knocks}"))
+        if view["knocks"][p]:
+            lines.append(T(f"  Hard Knocks (weight {weight}, 4 loses): {knocks}",
+                           f"  Hard Knock (nặng {weight}, 4 là thua): {knocks}"))
     helps = _help_lines(view, lang)
     if helps:
         lines.append("")
@@ -253,7 +278,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         lines.append("")
         hand = view["hand"] or []
         g = view["grizzled"][view["you"]]
-        if g is not None and g["charm_ready"]:
+        if g is not None and view.get("charm_usable"):
             ch = next(x for x in content().characters if x.name == g["name"])
             what = words.charm_effect(ch)
             lines.append(Text(f"Your {what.en} (`charm`).", f"{what.vi} (`dùng bùa`).").get(lang))
@@ -273,10 +298,9 @@ def render(view: Mapping[str, Any], lang: str) -> str:
             ans = face(view["my_answer"]) if view["my_answer"] else T("keep", "giữ bài")
             lines.append(T(f"Your answer to the speech: {ans} (you may change it).",
                            f"Trả lời của bạn: {ans} (có thể đổi)."))
-    lines.append("")
-    lines.append(T("Commands: choose felix | play N | play rain shell | charm | speech gas | withdraw left | "
-                   "intensity 3 | discard … | keep | heal … | remove … | recover charm | decline",
-                   "Lệnh: chọn felix | đánh N | đánh mưa đạn pháo | dùng bùa | phát biểu mặt nạ khí | rút lui trái | "
-                   "cường độ 3 | bỏ … | giữ | chữa … | loại bỏ … | lấy lại bùa | từ chối (lệnh tiếng Anh cũng được)"))
+    commands = _commands_line(view["phase"], lang)
+    if commands:
+        lines.append("")
+        lines.append(commands)
     return "\n".join(lines)
 

@@ -176,7 +176,7 @@ def card_effect(card: Card) -> Text:
 def card_line(card: Card) -> Text:
     face = content().face_text(card.face)
     what = card_effect(card)
-    return Text(f"{face.en}: {what.en}.", f"{face.vi}: {what.vi}.")
+    return Text(f"{face.en} — {what.en}.", f"{face.vi} — {what.vi}.")
 
 
 # ---------------------------------------------------------------------------

@@ -85,7 +85,7 @@ def test_the_sentence_follows_the_data() -> None:
     ("knock:fragile:other", "An's Fragile: while An is in the mission, nobody else holding cards may withdraw."),
     ("knock:wounded", "Your Wounded: weighs as 2 Hard Knocks (Hard Knocks weighing 4 lose the game)."),
     ("tile:right", "Right: supports the first player to the right of whoever places it."),
-    ("card:c01", "Rain + Whistle (trap): goes to No Man's Land showing Rain and Whistle; a Trap: the top Trial "
+    ("card:c01", "Rain + Whistle (trap) — goes to No Man's Land showing Rain and Whistle; a Trap: the top Trial "
                  "card is then played too."),
 ])
 def test_known_sentences_read_exactly(key: str, en: str) -> None:
@@ -138,11 +138,11 @@ def test_a_failed_mission_names_the_threat() -> None:
 
 def test_merry_christmas_has_a_help_line() -> None:
     s = position(3, hands=[["christmas"], ["night gas"], []], knocks=[[], ["mute"], []])
-    assert "* Merry Christmas: when played, you remove one Hard Knock of any player" in _render(s, 0)
+    assert "* Merry Christmas — when played, you remove one Hard Knock of any player" in _render(s, 0)
     s, _ = do(s, 0, "play christmas")
     assert s.phase == CHRISTMAS
-    assert "* Merry Christmas: when played" in _render(s, 0)
-    assert "* Giáng sinh an lành: khi chơi, bạn loại bỏ một Hard Knock" in _render(s, 0, "vi")
+    assert "* Merry Christmas — when played" in _render(s, 0)
+    assert "* Giáng sinh an lành — khi chơi, bạn loại bỏ một Hard Knock" in _render(s, 0, "vi")
 
 
 # ---------------------------------------------------------------------------
@@ -240,3 +240,28 @@ def test_the_leak_check_catches_identifiers(old: str) -> None:
 @pytest.mark.parametrize("old", ["Bạn có thể withdraw", "Lệnh: play N (đánh)", "thẻ Hỗ trợ: you placed a tile"])
 def test_the_english_check_catches_english_in_vietnamese(old: str) -> None:
     assert english_in_vi(old)
+
+
+def test_the_commands_line_of_every_step_reads_as_commands() -> None:
+    """The examples a mail gives must be commands the parser knows, in both languages."""
+    from engines.grizzled.view import COMMANDS
+
+    for text in COMMANDS.values():
+        for lang in ("en", "vi"):
+            body = re.sub(r"\([^)]*\)", "", text.get(lang).split(":", 1)[1])
+            for example in body.split("|"):
+                example = example.strip().replace(" N", " 1")
+                verb, _ = commands.read(example)
+                assert verb, example
+
+
+def test_a_vietnamese_word_that_fits_several_moves_asks_instead_of_guessing() -> None:
+    from engines.contract import AmbiguousCommand, IllegalCommand
+
+    s = position(3, hands=[["rain shell", "rain gas"], [], []])
+    with pytest.raises(AmbiguousCommand) as err:
+        ENGINE.parse(s, 0, "đánh mưa")
+    assert set(err.value.examples) == {"play rain shell", "play rain gas"}
+    with pytest.raises(IllegalCommand) as refused:
+        ENGINE.parse(s, 0, "bỏ mưa đạn pháo")  # discarding is for answering a Speech
+    assert "đánh mưa đạn pháo" in refused.value.message.vi and "play rain shell" in refused.value.message.en
