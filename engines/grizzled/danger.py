@@ -53,9 +53,19 @@ def warning(s: GrizzledState, seat: int, action: Action) -> Text | None:
         rules.withdraw(copy, seat, None if place is None else str(place), None if drop is None else str(drop), events)
     if copy.phase != OVER or copy.result != "lost":
         return None
-    reason = rules.REASONS[copy.reason]
+    why = _why(copy)
     if others_placed:
-        return Text(f"WARNING: unless the group's help saves it, this loses the game: {reason.en}",
-                    f"CẢNH BÁO: trừ khi sự giúp đỡ của cả nhóm cứu được, lựa chọn này làm thua cả ván: {reason.vi}")
-    return Text(f"WARNING: this loses the game at once: {reason.en}",
-                f"CẢNH BÁO: lựa chọn này làm thua cả ván ngay: {reason.vi}")
+        return Text(f"WARNING: loses the game unless the group's help saves it — {why.en}",
+                    f"CẢNH BÁO: thua cả ván nếu sự giúp đỡ của cả nhóm không cứu được — {why.vi}")
+    return Text(f"WARNING: loses the game at once — {why.en}", f"CẢNH BÁO: thua cả ván ngay — {why.vi}")
+
+
+def _why(lost: GrizzledState) -> Text:
+    """The loss in a few words, naming who carries the Hard Knocks."""
+    if lost.reason == "knocks":
+        who = next(p for p in range(lost.n) if rules.weight(lost, p) >= rules.KNOCK_LIMIT)
+        name, weight = lost.players[who], rules.weight(lost, who)
+        return Text(f"{name} carries Hard Knocks weighing {weight}", f"{name} mang Hard Knock nặng {weight}")
+    if lost.reason == "monument":
+        return Text("the Morale Reserve runs out", "Dự trữ Nhuệ khí cạn")
+    return rules.REASONS[lost.reason]

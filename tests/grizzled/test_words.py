@@ -156,11 +156,11 @@ def _label(s: GrizzledState, seat: int, command: str) -> str:
 def test_a_choice_that_loses_at_once_carries_a_warning() -> None:
     s = position(3, hands=[["rain shell", "snow night"], ["night gas"], []], nml=["rain whistle", "rain gas"],
                  knocks=[[], ["wounded", "mute", "clumsy"], []], trials=["snow gas"], reserve=10)
-    assert "WARNING: this loses the game at once: A Grizzled carries Hard Knocks weighing 4" in \
-        _label(s, 0, "play rain shell")
+    assert _label(s, 0, "play rain shell") == "play Rain + Shell — WARNING: loses the game at once — Bob carries " \
+        "Hard Knocks weighing 4"
     assert "WARNING" not in _label(s, 0, "play snow night")
     vi = next(c.label.vi for c in ENGINE.legal_actions(s, 0) if c.command == "play rain shell")
-    assert "CẢNH BÁO: lựa chọn này làm thua cả ván ngay" in vi
+    assert vi == "đánh Mưa + Đạn pháo — CẢNH BÁO: thua cả ván ngay — Bob mang Hard Knock nặng 4"
 
 
 def test_the_warning_never_reads_a_secret() -> None:
@@ -168,7 +168,7 @@ def test_the_warning_never_reads_a_secret() -> None:
     s = position(3, hands=[["rain shell"], ["night gas"], []], nml=["rain whistle", "rain gas"],
                  knocks=[[], ["wounded", "mute", "clumsy"], []], withdrawn=[False, False, True],
                  placed=[None, None, "left"], trials=["snow gas"], tiles=[["left", "right"], ["left", "right"], ["right"]])
-    assert "WARNING: unless the group's help saves it" in _label(s, 0, "play rain shell")
+    assert "WARNING: loses the game unless the group's help saves it" in _label(s, 0, "play rain shell")
     trap = position(3, hands=[["rain whistle trap"], ["night gas"], []], nml=["snow night"],
                     knocks=[[], ["wounded", "mute", "clumsy"], []], trials=["rain gas", "rain shell"])
     assert "WARNING" not in _label(trap, 0, "play rain whistle trap")  # the draw is a hidden card
@@ -177,7 +177,7 @@ def test_the_warning_never_reads_a_secret() -> None:
 def test_withdrawing_last_when_the_morale_drop_empties_the_reserve_warns() -> None:
     s = position(3, hands=[["rain shell"], ["night gas"], ["snow gas"]], withdrawn=[False, True, True],
                  trials=["snow night"], reserve=2, tiles=[[], ["left"], ["right"]])
-    assert "WARNING: this loses the game at once: The Morale Reserve is empty" in _label(s, 0, "withdraw")
+    assert _label(s, 0, "withdraw").endswith("WARNING: loses the game at once — the Morale Reserve runs out")
 
 
 # ---------------------------------------------------------------------------
