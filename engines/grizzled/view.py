@@ -65,6 +65,7 @@ def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
             "waiting": [p for p in s.responders if str(p) not in s.responses],
         },
         "withdraw": _withdraw_cause(s),
+        "speech_usable": seat is not None and s.phase == TURN and s.turn == seat and rules.can_speak(s, seat),
         "charm_usable": seat is not None and s.phase == TURN and s.turn == seat and bool(rules.charm_targets(s, seat)),
         "result": s.result,
         "reason": rules.REASONS[s.reason].to_json() if s.reason else None,
@@ -282,6 +283,8 @@ def render(view: Mapping[str, Any], lang: str) -> str:
             ch = next(x for x in content().characters if x.name == g["name"])
             what = words.charm_effect(ch)
             lines.append(Text(f"Your {what.en} (`charm`).", f"{what.vi} (`dùng bùa`).").get(lang))
+        if view.get("speech_usable"):
+            lines.append(words.SPEECH.get(lang))
         lines.append(T("Your hand (play N plays card N):", "Bài trên tay (đánh N để đánh lá số N):"))
         lines.extend(f"  {i}. {face(f)}" for i, f in enumerate(hand, 1))
         if not hand:

@@ -262,19 +262,23 @@ def examples(commands: list[str], limit: int = 6) -> list[str]:
     return commands[:limit]
 
 
-def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str]) -> IllegalCommand:
+def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str],
+                cmds_vi: list[str] | None = None) -> IllegalCommand:
+    """Nothing legal fits; the examples are in the reader's words (``cmds_vi`` for Vietnamese)."""
     what = text.strip()
+    vi = examples(cmds_vi or cmds)
     if r.card is not None and r.verb is None and r.card not in hand_words:
         return IllegalCommand(tr(f"You read as playing {r.card!r}, but you have no such card to play now. "
                                  f"Try: {', '.join(examples(cmds))}.",
                                  f"Đọc được lá {r.card!r}, nhưng bạn không có lá đó để đánh lúc này. "
-                                 f"Thử: {', '.join(examples(cmds))}."), examples(cmds))
+                                 f"Thử: {', '.join(vi)}."), examples(cmds))
     return IllegalCommand(tr(f"{what!r} is not a legal move now. Legal moves include: {', '.join(examples(cmds))}.",
-                             f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {', '.join(examples(cmds))}."),
+                             f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {', '.join(vi)}."),
                           examples(cmds))
 
 
-def refuse_many(text: str, options: list[str]) -> AmbiguousCommand:
+def refuse_many(text: str, options: list[str], options_vi: list[str] | None = None) -> AmbiguousCommand:
+    vi = options_vi or options
     return AmbiguousCommand(tr(f"{text.strip()!r} fits several moves; write one of: {', '.join(options[:8])}.",
-                               f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {', '.join(options[:8])}."),
+                               f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {', '.join(vi[:8])}."),
                             options[:8])

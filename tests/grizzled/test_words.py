@@ -265,3 +265,12 @@ def test_a_vietnamese_word_that_fits_several_moves_asks_instead_of_guessing() ->
     with pytest.raises(IllegalCommand) as refused:
         ENGINE.parse(s, 0, "bỏ mưa đạn pháo")  # discarding is for answering a Speech
     assert "đánh mưa đạn pháo" in refused.value.message.vi and "play rain shell" in refused.value.message.en
+
+
+def test_the_speech_is_explained_when_the_reader_may_give_one() -> None:
+    s = position(3, hands=[["rain shell"], ["night gas"], []], speech_held=[1, 1, 0])
+    assert "Speech: instead of playing a card, spend a Speech token" in _render(s, 0)
+    assert "Speech: instead" not in _render(s, 1)  # not Bob's turn
+    mute = position(3, hands=[["rain shell"], [], []], speech_held=[1, 0, 0], knocks=[["mute"], [], []])
+    assert "Speech: instead" not in _render(mute, 0)
+    assert "Phát biểu: thay vì đánh bài" in _render(s, 0, "vi")

@@ -65,3 +65,15 @@ def test_the_menu_shows_vietnamese_words_to_vietnamese_readers() -> None:
     menu = E.menu(s, 0)
     assert {c.command_in("vi") for c in menu} >= {"13 mở", "4 lùi a1"}
     assert {c.command_in("en") for c in menu} >= {"13 start", "4 back a1"}
+
+
+def test_refusals_give_vietnamese_examples_in_the_vietnamese_text() -> None:
+    from engines.contract import AmbiguousCommand, IllegalCommand
+
+    s = position("a10 a30", {0: ["5", "4"]})
+    with pytest.raises(AmbiguousCommand) as many:
+        E.parse(s, 0, "4 a")
+    assert "4 lùi a1" in many.value.message.vi and "4 back a1" in many.value.message.en
+    with pytest.raises(IllegalCommand) as none:
+        E.parse(s, 0, "cho 5")  # giving is for the exchange
+    assert "lùi" in none.value.message.vi and "back" not in none.value.message.vi
