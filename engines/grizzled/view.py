@@ -254,6 +254,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         waiting = ", ".join(names[p] for p in ch["waiting"]) or "—"
         lines.append("")
         lines.append(T(f"Grizzled still free: {free}.", f"Grizzled còn trống: {free}."))
+        lines.append(words.CHARM_RULE.get(lang))
         lines.append(T("Each of you secretly chooses one (`choose felix`, or by the lucky charm: `choose night`) and "
                        "may change it until everyone has chosen. If two ask for the same Grizzled, the one first in "
                        f"turn order from the Leader keeps it ({first}) and the other chooses again.",

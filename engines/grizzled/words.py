@@ -191,6 +191,12 @@ def charm_effect(ch: Character) -> Text:
                 "giúp đỡ của cả nhóm có thể lật bùa lại")
 
 
+CHARM_RULE = Text("Each Grizzled has a lucky charm, one of the six threats: once, instead of playing a card, its holder "
+                  "removes one card showing that threat from No Man's Land.",
+                  "Mỗi Grizzled có một Bùa may mắn là một trong sáu mối đe dọa: một lần, thay vì đánh bài, người giữ "
+                  "loại bỏ một lá có mối đe dọa đó khỏi No Man's Land.")
+
+
 def character_line(ch: Character) -> Text:
     what = charm_effect(ch)
     return Text(f"{ch.name} — {what.en}.", f"{ch.name} — {what.vi}.")
@@ -261,4 +267,5 @@ def all_lines(c: Content | None = None) -> dict[str, Text]:
     for tid, tile in c.tiles.items():
         out[f"tile:{tid}"] = tile_line(tile)
     out["speech"] = SPEECH
+    out["charm"] = CHARM_RULE
     return out
