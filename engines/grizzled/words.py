@@ -167,8 +167,8 @@ def card_effect(card: Card) -> Text:
         kt = c.knocks[card.knock or ""]
         threat = card.threats[0] if card.threats else None
         what = knock_effect(kt, YOU, threat)
-        return Text(f"a Hard Knock you take when you play it (weight {kt.weight}): {what.en}",
-                    f"Hard Knock bạn nhận khi đánh lá này (nặng {kt.weight}): {what.vi}")
+        return Text(f"a Hard Knock for you when played (weight {kt.weight}): {what.en}",
+                    f"Hard Knock cho bạn khi đánh (nặng {kt.weight}): {what.vi}")
     _named, effect = c.specials[card.special or ""]
     return special_effect(effect)
 
