@@ -125,10 +125,12 @@ def game_line(league: League, lg: LeagueGame, names: dict[int, str], dropped: di
                  " — vòng đấu hết giờ nên kết quả được tính theo thế cờ")
     elif lg.settled == "dropped":
         gone = [p for p in seats if p in dropped and dropped[p].dropped_round == lg.round]
-        if gone:
-            quitter = _name(names, gone[0], me, lang, capital=False)
-            why = _t(lang, f" — {quitter} left the league, so it counts as their loss",
-                     f" — {quitter} rời giải nên ván được tính là thua cho bên đó")
+        if gone and gone[0] == me:
+            why = _t(lang, " — you left the league, so it counts as your loss",
+                     " — bạn rời giải nên ván được tính là bạn thua")
+        elif gone:
+            why = _t(lang, f" — {names.get(gone[0], '?')} left the league, so it counts as their loss",
+                     f" — {names.get(gone[0], '?')} rời giải nên ván được tính là thua cho bên đó")
     return head + result + why
 
 
@@ -197,6 +199,14 @@ def next_round_section(session: Session, league: League, me: int | None, lang: s
         else:
             others.append(f"#{lg.game_id} " + " – ".join(_join([names.get(p, "?") for p in side], lang)
                                                         for side in sides))
+    for member, _ in everyone:
+        if member.status != "active" or member.player_id == me or any(
+                member.player_id in json.loads(lg.seats) for lg in games):
+            continue
+        who = names.get(member.player_id, "?")
+        bye = str(league.current_round) in member.byes.split(",")
+        others.append(_t(lang, f"{who}: a bye" if bye else f"{who}: away this round",
+                         f"{who}: được nghỉ" if bye else f"{who}: vắng mặt vòng này"))
     if not mine and me is not None:
         member = next((m for m, _ in everyone if m.player_id == me), None)
         if member is not None and member.status == "active":
