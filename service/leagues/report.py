@@ -208,12 +208,11 @@ def next_round_section(session: Session, league: League, me: int | None, lang: s
         others.append(_t(lang, f"{who}: a bye" if bye else f"{who}: away this round",
                          f"{who}: được nghỉ" if bye else f"{who}: vắng mặt vòng này"))
     if not mine and me is not None:
-        member = next((m for m, _ in everyone if m.player_id == me), None)
-        if member is not None and member.status == "active":
-            mine.append(_t(lang, "You have a bye this round." if str(league.current_round) in member.byes.split(",")
-                           else "You sit this round out (you are away).",
-                           "Bạn được nghỉ vòng này." if str(league.current_round) in member.byes.split(",")
-                           else "Bạn không thi đấu vòng này (bạn đang vắng mặt)."))
+        reader = next((m for m, _ in everyone if m.player_id == me), None)
+        if reader is not None and reader.status == "active":
+            bye = str(league.current_round) in reader.byes.split(",")
+            mine.append(_t(lang, "You have a bye this round." if bye else "You sit this round out (you are away).",
+                           "Bạn được nghỉ vòng này." if bye else "Bạn không thi đấu vòng này (bạn đang vắng mặt)."))
     return {"title": title, "items": mine + others, "text": [], "table": None}
 
 
