@@ -33,7 +33,9 @@ def drop_abandoned(session: Session, ctx: AppContext, league: League) -> list[in
             if player.id in dropped or row.seat >= len(seats) or seats[row.seat] != player.id:
                 continue
             season.drop(session, ctx, league, active[player.id], reason="abandoned")
-            report.mail_dropped(session, ctx, league, player, reason="abandoned", game_id=lg.game_id)
+            # "their game counts as their loss" only when the drop decided it (not when it was over)
+            lost = lg.game_id if lg.settled == "dropped" else None
+            report.mail_dropped(session, ctx, league, player, reason="abandoned", game_id=lost)
             dropped.append(player.id)
     return dropped
 

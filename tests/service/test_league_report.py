@@ -198,6 +198,7 @@ def test_an_abandoned_seat_drops_the_member_and_settles_the_game(settings: Setti
         for _, other in season.members(s, league):
             texts = [_parts(m)[0] for m in _mails(s, other.address)]
             assert all(any(s.get_one(Player, m.player_id).name in t for t in texts) for m in dropped)
+            assert any(f"#{lg.game_id}" in t for t in texts), "the others learn which game it decided"
             over = _mails(s, other.address, kind="over")
             assert bool(over) == (other.id in seats), "the game is over for its players only"
         assert not league_rounds.drop_abandoned(s, ctx, league), "once only"
