@@ -49,8 +49,13 @@ def test_a_league_from_the_command_line(env: dict[str, str], monkeypatch: pytest
     assert code == 0 and "spring" in out and "running" in out and "1/3" in out
     code, out = _run(env, "show", "spring")
     assert code == 0 and "Anh <p0@x.test>" in out
-    code, out = _run(env, "standings", "spring", "--lang", "vi")
+    code, out = _run(env, "standings", "spring", "--lang", "vi", "--mail")
     assert code == 0 and "Người chơi" in out and "Dũng" in out
+    with ctx.session() as s:
+        from sqlmodel import select
+
+        from service.store.models import Outbox
+        assert len(s.exec(select(Outbox).where(Outbox.kind == "league")).all()) == 4, "one standings mail a member"
     code, out = _run(env, "ratings", "spring")
     assert code == 0 and "Anh" in out and "now" in out
     code, out = _run(env, "ratings", "spring", "--player", "p1@x.test", "--lang", "vi")
