@@ -84,6 +84,15 @@ class Choice:
     action: Action
     command: str
     label: Text
+    #: The command in each language when the engine has local command words (``command_in``).
+    local: Text | None = None
+
+    def command_in(self, lang: str) -> str:
+        """The command shown to a reader of ``lang``; every language's form parses back to ``action``.
+
+        Why: a Vietnamese menu that says ``reveal 12`` teaches English verbs to a player whose help
+        says ``lật 12``; English commands keep working for everyone."""
+        return self.local.get(lang) if self.local is not None else self.command
 
 
 @dataclass(frozen=True)

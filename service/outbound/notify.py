@@ -90,7 +90,7 @@ def outcome_text(outcome: Outcome | None, names: list[str], lang: str) -> str:
 
 
 def menu_context(engine: Engine[Any], state: Any, seat: int, lang: str) -> list[dict[str, Any]]:
-    return [{"n": n, "command": c.command, "label": c.label.get(lang)}
+    return [{"n": n, "command": c.command_in(lang), "label": c.label.get(lang)}
             for n, c in enumerate(engine.menu(state, seat), start=1)]
 
 
