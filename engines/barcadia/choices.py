@@ -33,6 +33,16 @@ class LazyChoice(Choice):
         return text
 
     @property
+    def local(self) -> Text:  # type: ignore[override]
+        """The command with English and with Vietnamese words (``format_action(..., lang)``)."""
+        text: Text | None = self.__dict__.get("_local")
+        if text is None:
+            state = self.__dict__["_state"]
+            text = Text(self.command, format_action(state, self.action, "vi"))
+            object.__setattr__(self, "_local", text)
+        return text
+
+    @property
     def label(self) -> Text:
         text: Text | None = self.__dict__.get("_label")
         if text is None:
