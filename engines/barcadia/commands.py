@@ -202,8 +202,9 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         room = int(str(args[0]))
         d = where(s, seat, room)
         known = describe_room(s, room)
-        side = Text(f", {d.en} of you", f", {d.vi} của bạn") if d else Text("", "")
-        return tr(f"Reveal {known.en}{side.en} and enter it if you can", f"Lật {known.vi}{side.vi} và vào nếu được")
+        if d:  # "room 4 (face down, south of you)"
+            known = Text(f"{known.en[:-1]}, {d.en} of you)", f"{known.vi[:-1]}, {d.vi} của bạn)")
+        return tr(f"Reveal {known.en} and enter it if you can", f"Lật {known.vi} và vào nếu được")
     if k == "enter":
         rooms = [describe_room(s, int(str(x))) for x in args]
         return tr("Enter " + ", then ".join(r.en for r in rooms), "Vào " + ", rồi ".join(r.vi for r in rooms))

@@ -230,7 +230,8 @@ def keep_one_loot(s: BarcadiaState, seat: Seat, keep: str, ev: Events) -> None:
         thrown.remove(keep)
     s.loot_discard.extend(thrown)
     s.hands[seat] = [keep] if keep else []
-    say(ev, f"{name(s, seat)} discards {len(thrown)} Loot card(s) and keeps {len(s.hands[seat])}.",
+    say(ev, f"{name(s, seat)} discards {len(thrown)} Loot card{'' if len(thrown) == 1 else 's'} and keeps "
+        f"{len(s.hands[seat])}.",
         f"{name(s, seat)} bỏ {len(thrown)} thẻ Chiến Lợi Phẩm và giữ {len(s.hands[seat])}.")
 
 
@@ -257,7 +258,7 @@ def gain_loot(s: BarcadiaState, seat: Seat, count: int, ev: Events) -> None:
     s.hands[seat].extend(got)
     if got:
         c = content()
-        say(ev, f"{name(s, seat)} gains {len(got)} Loot card(s).", f"{name(s, seat)} nhận {len(got)} thẻ Chiến Lợi Phẩm.")
+        say(ev, f"{name(s, seat)} gains {len(got)} Loot card{'' if len(got) == 1 else 's'}.", f"{name(s, seat)} nhận {len(got)} thẻ Chiến Lợi Phẩm.")
         say(ev, "You gain: " + ", ".join(c.loot[g].name.en for g in got) + ".",
             "Bạn nhận: " + ", ".join(c.loot[g].name.vi for g in got) + ".", frozenset({seat}))
 
@@ -266,8 +267,9 @@ def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:
     """HB-53/54: face up before its owner; a 4th forces one to be placed in a room."""
     s.powerups[seat].append(pu)
     card = content().powerups[pu]
-    say(ev, f"{name(s, seat)} gains the Power-Up {card.name.en}: {card.text.en}",
-        f"{name(s, seat)} nhận Thẻ Tăng Cường {card.name.vi}: {card.text.vi}")
+    # The card speaks to its holder ("+2 to your rolls"): its text goes to the holder only.
+    say(ev, f"{name(s, seat)} gains the Power-Up {card.name.en}.", f"{name(s, seat)} nhận Thẻ Tăng Cường {card.name.vi}.")
+    say(ev, f"{card.name.en}: {card.text.en}", f"{card.name.vi}: {card.text.vi}", frozenset({seat}))
     queued = any(p["kind"] in ("overflow", "stash") and p["seat"] == seat for p in s.pending)
     if len(s.powerups[seat]) > R.MAX_POWERUPS and not queued:
         s.pending.append({"kind": "overflow", "seat": seat})
