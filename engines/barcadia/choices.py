@@ -33,7 +33,7 @@ class LazyChoice(Choice):
         return text
 
     @property
-    def local(self) -> Text:  # type: ignore[override]
+    def local(self) -> Text:
         """The command with English and with Vietnamese words (``format_action(..., lang)``)."""
         text: Text | None = self.__dict__.get("_local")
         if text is None:

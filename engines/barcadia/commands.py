@@ -229,9 +229,9 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
             who = s.players[int(str(args[1]))]
             return tr(f"Play {card.name.en} on {who}", f"Dùng {card.name.vi} lên {who}")
         if len(args) > 1:
-            rooms = [int(str(x)) for x in args[1:]]
-            return tr(f"Play {card.name.en} on room " + " and ".join(map(str, rooms)),
-                      f"Dùng {card.name.vi} vào phòng " + " và ".join(map(str, rooms)))
+            targets = [str(x) for x in args[1:]]
+            return tr(f"Play {card.name.en} on room " + " and ".join(targets),
+                      f"Dùng {card.name.vi} vào phòng " + " và ".join(targets))
         return tr(f"Play {card.name.en}", f"Dùng {card.name.vi}")
     if k == "pass":
         if s.pending or s.phase == "window":

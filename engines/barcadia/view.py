@@ -309,7 +309,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                    if view["phase"] == PHASE_CHARACTERS else ("Giữa lượt, đang chờ: ", "Between turns, waiting for: "))
         lines.append(waiting[0 if vi else 1] + ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"]))
         if w.get("my_choice"):
-            lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + " ".join(str(x) for x in w["my_choice"]))
+            lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + choice_text(view, w["my_choice"], lang))
     lines.append("")
     if view["phase"] == PHASE_CHARACTERS:
         lines.append("Lệnh: chọn hiệp sĩ (hoặc chỉ tên nhân vật), hoặc một số trong danh sách" if vi else
@@ -346,11 +346,32 @@ def command_help(view: Mapping[str, Any], lang: str) -> str:
     hand = view.get("hand") or []
     vi = lang == "vi"
     card = hand[0] if hand else "dash"
-    card_word = _t(view["cards"][card]["name"], lang).lower() if vi and card in view["cards"] else card
+    card_word = _t(view["cards"][card]["name"], lang).lower() if card in view["cards"] else card  # a name parses too
     if vi:
         return (f"Lệnh (hoặc trả lời bằng một số trong danh sách): lật 12 | vào 3 7 (hoặc theo hướng: vào bắc tây-bắc) | "
                 f"cổng 7 | kho | đấu {other} | dùng {card_word} | bẫy 12 | bỏ qua | tự bỏ qua; khi được hỏi: "
                 f"đồng đội {other} | trùm {other} | kho / chờ | đặt 12. Lệnh tiếng Anh cũng được.")
     return (f"Commands (or reply with a menu number): reveal 12 | enter 3 7 (or by direction: enter n nw) | portal 7 | "
-            f"hoard | duel {other} | play {card} | trap 12 | pass | autopass; when asked: team {other} | "
+            f"hoard | duel {other} | play {card_word} | trap 12 | pass | autopass; when asked: team {other} | "
             f"boss {other} | hoard / wait | put 12")
+
+
+def choice_text(view: Mapping[str, Any], choice: list[Any], lang: str) -> str:
+    """A recorded secret choice (an action as JSON) in words: "Thirst Aid", "Sloppy on Chi", "pass"."""
+    vi = lang == "vi"
+    kind, args = choice[0], choice[1:]
+    if kind == "pass":
+        return "bỏ qua" if vi else "pass"
+    if kind == "autopass":
+        return "bỏ qua, bật tự bỏ qua" if vi else "pass, and auto-pass from now on"
+    cards = view["cards"]
+    if kind in ("play", "character") and args and args[0] in cards:
+        text = _t(cards[args[0]]["name"], lang)
+        if kind == "play" and len(args) > 1:
+            kinds = content().loot[args[0]].effect.kind if args[0] in content().loot else ""
+            names = [p["name"] for p in view["players"]]
+            targets = [names[int(x)] if kinds in ("damage_player", "steal_loot") else
+                       (f"phòng {x}" if vi else f"room {x}") for x in args[1:]]
+            text += (" lên " if vi else " on ") + ", ".join(targets)
+        return text
+    return " ".join(str(x) for x in choice)

@@ -191,9 +191,9 @@ def room_text(kind: str, level: int, damage: int, reward: tuple[tuple[str, int],
         "portal": lambda: ("Magic Portal: once a turn, step to another face-up portal without using an action.",
                            "Cổng Dịch Chuyển: mỗi lượt một lần, bước sang cổng đã lật khác mà không tốn hành động."),
         "hoard": lambda: (
-            f"Drink Hoard: with 3 Power-Ups, fight the Grand Drink Guardian: roll {level} or more on a d20 to win "
-            f"the game; otherwise you take {damage} damage.",
-            f"Kho Báu Đồ Uống: có đủ 3 Thẻ Tăng Cường thì đấu Người Giữ Cửa Đồ Uống Vĩ Đại: tung d20 được {level} "
+            f"Drink Hoard: with 3 Power-Ups, fight the Grand Drink Guardian (level {level}): roll {level} or more on "
+            f"a d20 to win the game; otherwise you take {damage} damage.",
+            f"Kho Báu Đồ Uống: có đủ 3 Thẻ Tăng Cường thì đấu Người Giữ Cửa Đồ Uống Vĩ Đại (cấp {level}): tung d20 được {level} "
             f"trở lên là thắng cả trò chơi; nếu không bạn chịu {damage} sát thương."),
     }
     en, vi = lines[kind]()

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from engines.barcadia.commands import VERBS, VI_VERBS, fold, format_action, player_refs
+from engines.barcadia.commands import VERBS, VI_VERBS, fold, player_refs
 from engines.barcadia.engine import ENGINE
 from engines.barcadia.state import TRAPS, BarcadiaState
 from engines.contract import AmbiguousCommand, CommandError
