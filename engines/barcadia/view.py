@@ -203,19 +203,19 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
     lines: list[str] = []
     if view["winner"] >= 0:
         lines.append(("Người thắng: " if vi else "Winner: ") + names[view["winner"]])
+    elif view["phase"] == PHASE_CHARACTERS:  # characters come first, then the dungeon is built
+        lines.append("Chọn nhân vật: mỗi người chọn bí mật, cùng lúc; nếu hai người chọn trùng, người chọn "
+                     "trước được nhận." if vi else
+                     "Choosing characters: everyone chooses in secret, all at once; if two players want the "
+                     "same character, the one who chose first gets it.")
+        for cid in view["characters_left"]:
+            lines.append(f"  {_t(cards[cid]['name'], lang)}: {_t(cards[cid]['text'], lang)}")
     elif view["placing"]:
         pl = view["placing"]
         lines.append(f"Xây hầm ngục: {names[pl['next']]} đặt phòng tiếp theo (còn {pl['left']} phòng úp); "
-                      "viết xây q,r (hoặc place q,r)" if vi else
+                      "viết xây q,r" if vi else
                       f"Building the dungeon: {names[pl['next']]} places the next room ({pl['left']} face-down "
                       "rooms left); write place q,r")
-    elif view["phase"] == PHASE_CHARACTERS:
-        lines.append("Chọn nhân vật (HB-68): mỗi người chọn bí mật, cùng lúc; nếu hai người chọn trùng, người chọn "
-                     "trước được nhận." if vi else
-                     "Choosing characters (HB-68): everyone chooses in secret, all at once; if two players want the "
-                     "same character, the one who chose first gets it.")
-        for cid in view["characters_left"]:
-            lines.append(f"  {cid} — {_t(cards[cid]['name'], lang)}: {_t(cards[cid]['text'], lang)}")
     elif view["phase"] == "over" and view.get("ranking"):
         players = view["players"]
         ranked = ranking_text([(names[p], len(players[p]["powerups"]), players[p]["hp"]) for p in view["ranking"]])
@@ -225,8 +225,11 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
     elif view["phase"] == "over":
         lines.append("Trò chơi kết thúc, không ai thắng." if vi else "The game is over; nobody won.")
     else:
-        lines.append((f"Vòng {view['round']} — lượt của " if vi else f"Round {view['round']} — turn of ")
-                     + names[view["turn_seat"]])
+        between = view["phase"] == PHASE_WINDOW
+        lines.append((f"Vòng {view['round']} — " if vi else f"Round {view['round']} — ")
+                     + ((f"giữa lượt, sau lượt của {names[view['turn_seat']]}" if vi else
+                         f"between turns, after {names[view['turn_seat']]}'s turn") if between else
+                        (f"lượt của {names[view['turn_seat']]}" if vi else f"turn of {names[view['turn_seat']]}")))
     lines.append("")
     lines.append("Bản đồ hầm ngục:" if vi else "Dungeon map:")
     lines += ["  " + x for x in view["map"]]

@@ -13,7 +13,7 @@ from typing import Any
 
 from engines.contract import Action
 from engines.tagteam import words
-from engines.tagteam.commands import label
+from engines.tagteam.commands import format_action, label
 from engines.tagteam.content import Content, ContentError, Fighter, Side, TokenKind, parse_act
 from engines.tagteam.state import TTState
 from engines.tagteam.words import ICON_LEGEND, sentence
@@ -112,8 +112,19 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
         if s.phase == "setup":  # the order is chosen knowing what each Starting card does
             view["starting"] = [card_view(content, content.fighters[f.id].starting_card.id) for f in s.teams[seat]]
         pending = s.pending[seat]
-        view["my_choice"] = None if pending is None else label(content, s, seat, Action.from_json(pending)).to_json()
+        view["my_choice"] = None if pending is None else choice_words(content, s, seat, Action.from_json(pending))
     return view
+
+
+def choice_words(content: Content, s: TTState, seat: int, action: Action) -> dict[str, str]:
+    """The seat's recorded secret choice in words (the menu label), else as a command in each language.
+
+    Why the fallback: a stored choice is data; one that no longer fits the position (or the
+    conformance suite's planted markers) must still show, never crash the mail."""
+    try:
+        return label(content, s, seat, action).to_json()
+    except (ValueError, IndexError, KeyError):
+        return {"en": format_action(action), "vi": format_action(action, "vi")}
 
 
 def bonus_words(content: Content, bonus: list[str]) -> dict[str, str] | None:

@@ -29,7 +29,7 @@ def _notation() -> re.Pattern[str]:
     kinds = LOOT_EFFECTS | HOUSE_EFFECTS
     words = sorted(ids | {k for k in kinds if "_" in k}, key=len, reverse=True)
     # ids and effect kinds, an "L12 D20" stat, "(s)" plurals, "#4" player refs, "CLP", a planted or None value
-    return re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b|\bL\d+ D\d+\b|\(s\)|#\d|\bCLP\b|\bNone\b|MARK")
+    return re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b|\bL\d+ D\d+\b|\(s\)|#\d|\bCLP\b|\bNone\b|MARK|\bHB-\d")
 
 
 def _every_card() -> list[tuple[str, str]]:
@@ -89,6 +89,8 @@ def _mail_texts(seed: int, players: list[str], options: dict[str, object] | None
     for step in range(400):
         acting = sorted(ENGINE.to_act(state))
         if not acting:
+            out += [(lang, ENGINE.render_view(ENGINE.view(state, who), lang))
+                    for who in range(len(players)) for lang in ("en", "vi")]
             break
         seat = acting[0]
         if step % 7 == 0:
@@ -109,6 +111,7 @@ def _mail_texts(seed: int, players: list[str], options: dict[str, object] | None
     (1, NAMES, None),
     (2, NAMES[:2], {"signature_moves": True, "characters": "choose", "layout": "players"}),
     (3, NAMES[:3], {"house_rules": True}),
+    (4, NAMES, {"turn_limit": 40}),  # ends by the limit: the final ranking is read too
 ])
 def test_no_notation_and_no_english_in_vietnamese_mails(seed: int, players: list[str],
                                                          options: dict[str, object] | None) -> None:
