@@ -293,6 +293,12 @@ class Engine(ABC, Generic[S]):
     def format(self, state: S, action: Action) -> str:
         """Canonical command text; ``parse(state, seat, format(state, a)) == a``."""
 
+    def format_in(self, state: S, action: Action, lang: str) -> str:
+        """The command as a reader of ``lang`` writes it (it parses back to ``action`` too).
+
+        Engines with command words in each language override it; the default is ``format``."""
+        return self.format(state, action)
+
     @abstractmethod
     def apply(self, state: S, seat: Seat, action: Action) -> tuple[S, list[Event]]:
         """Pure: the new state and what happened. Never mutates ``state``.

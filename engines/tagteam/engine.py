@@ -104,6 +104,9 @@ class TagTeamEngine(Engine[TTState]):
     def format(self, state: TTState, action: Action) -> str:
         return commands.format_action(action)
 
+    def format_in(self, state: TTState, action: Action, lang: str) -> str:
+        return commands.format_action(action, lang)
+
     def apply(self, state: TTState, seat: Seat, action: Action) -> tuple[TTState, list[Event]]:
         if state.phase not in rules.SIMULTANEOUS or seat not in (0, 1):
             raise IllegalCommand(tr("You have nothing to do now.", "Bạn không có gì phải làm lúc này."))

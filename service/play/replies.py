@@ -85,7 +85,8 @@ def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
         # not a stop: nothing the player wrote after it depended on this line working
         raise CommandFailed(tr("It is not your turn: you will get a mail when it is.",
                                 "Chưa đến lượt bạn: bạn sẽ nhận thư khi đến lượt."))
-    action, canonical = resolve_line(turn, key, line)
+    action, _canonical = resolve_line(turn, key, line)
+    canonical = turn.engine.format_in(turn.state, action, turn.player.lang)  # "3 → lật 12" in a Vietnamese mail
     new_state, events = turn.engine.apply(turn.state, turn.seat, action)
     log_move(turn.session, turn.ctx, turn.game, turn.seat, line, action, events,
              turn.engine.state_version(new_state), inbound_id)
