@@ -207,7 +207,7 @@ def parse(content: Content, s: TTState, seat: int, text: str) -> Action:
         action = parse_build(content, s, seat, words)
     if action not in set(legal(content, s, seat)):
         raise IllegalCommand(tr(f"`{format_action(action)}` is not possible now.",
-                                f"`{format_action(action)}` không hợp lệ lúc này."),
+                                f"`{format_action(action, 'vi')}` không hợp lệ lúc này."),
                              _examples(content, s, seat))
     return action
 

@@ -224,7 +224,7 @@ def answer_without_change(session: Session, ctx: AppContext, turn: Turn) -> None
         purpose, kind = "help", "help"
         extra = {"commands": help_lines(GAME_COMMANDS, turn.player.lang)}
         if not results.examples:
-            results.examples = [c.command for c in engine.menu(state, turn.seat)[:3]]
+            results.examples = [c.command_in(turn.player.lang) for c in engine.menu(state, turn.seat)[:3]]
     else:
         purpose, kind = "info", "info"
         extra = {"title": {"en": "Your game", "vi": "Ván chơi của bạn"}[turn.player.lang]}
