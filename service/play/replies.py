@@ -77,6 +77,21 @@ def _legal_command(turn: Turn, line: str) -> tuple[Action, str] | None:
     return action, engine.format(state, action)
 
 
+def localised_examples(turn: Turn, examples: list[str]) -> list[str]:
+    """An error's example commands in the reader's command words (``Engine.format_in``).
+
+    Engines write examples in canonical (English) form; each that reads back as a move is
+    rewritten for the reader, any other is kept as it is."""
+    out = []
+    for example in examples:
+        try:
+            action = turn.engine.parse(turn.state, turn.seat, example)
+            out.append(turn.engine.format_in(turn.state, action, turn.player.lang))
+        except CommandError:
+            out.append(example)
+    return out
+
+
 def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
     """Apply one move line to ``turn.state`` and log it (the caller saves the state)."""
     if turn.game.status != "active":
@@ -136,7 +151,7 @@ def handle_game_reply(
             turn.results.not_understood.append({"text": line, "why": exc.message.get(lang)})
         except CommandError as exc:
             turn.results.not_understood.append({"text": line, "why": exc.message.get(lang)})
-            turn.results.examples = exc.examples[:5]
+            turn.results.examples = localised_examples(turn, exc.examples[:5])
             if not isinstance(exc, InvalidCommand):
                 turn.results.ignored.extend(lines[index + 1:])
                 break

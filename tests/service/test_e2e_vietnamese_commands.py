@@ -48,7 +48,15 @@ def test_barcadia_by_mail_in_vietnamese_words(world: World) -> None:
     world.reply(me, command)
     asyncio.run(world.step())
     assert len(world.moves(game_id)) == 2
-    assert [(m.status, m.error) for m in world.inbound() if m.status != "applied"] == []
+    # a line that is no command: the answer's examples are Vietnamese commands too
+    state = engine.from_json(world.game_row(game_id).state)
+    me = (an, dung)[min(engine.to_act(state))]
+    world.reply(me, "xyzzy")
+    asyncio.run(world.step())
+    examples = next(line for line in text_of(world.last(me)).splitlines() if line.startswith("Ví dụ bạn có thể viết"))
+    assert any(verb in examples for verb in ("lật ", "vào ", "bỏ qua", "dùng ")), examples
+    assert not any(verb in examples for verb in ("reveal ", "enter ", "pass")), examples
+    assert len(world.moves(game_id)) == 2
 
 
 def test_tagteam_menu_in_vietnamese_words(world: World) -> None:
