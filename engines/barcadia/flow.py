@@ -57,6 +57,7 @@ from engines.barcadia.state import (
     BarcadiaState,
     new_turn_flags,
 )
+from engines.barcadia.words import played_text
 from engines.contract import Action, Seat
 from engines.rng import Rng
 
@@ -186,8 +187,13 @@ def play_loot(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     args = [int(str(x)) for x in a.args[1:]]
     s.hands[seat].remove(card.id)
     s.loot_discard.append(card.id)
-    say(ev, f"{name(s, seat)} plays {card.name.en}: {card.text.en}", f"{name(s, seat)} dùng {card.name.vi}: {card.text.vi}")
     e = card.effect
+    # Told to everyone, so never the card's own "you" text: what it does, or whom it targets.
+    does = played_text(e.kind, e.scope, e.amount)
+    on = f" on {name(s, args[0])}" if e.kind in ("damage_player", "steal_loot") and args else ""
+    on_vi = f" lên {name(s, args[0])}" if on else ""
+    say(ev, f"{name(s, seat)} plays {card.name.en}{on}" + (f" ({does.en})." if does else "."),
+        f"{name(s, seat)} dùng {card.name.vi}{on_vi}" + (f" ({does.vi})." if does else "."))
     t = s.turn
     if e.kind == "heal":
         heal(s, seat, e.amount, ev)

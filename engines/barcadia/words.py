@@ -150,6 +150,26 @@ def effect_text(deck: str, kind: str, scope: str, amount: int) -> Text:
     return text
 
 
+def played_text(kind: str, scope: str, n: int) -> Text | None:
+    """What a played Loot card does, told to everyone (no "you"); ``None`` when the lines that
+    follow already say it ("An heals 10 HP", "A trap is set in room 4")."""
+    where_en, where_vi = NEXT_SCOPE[scope]
+    texts: dict[str, tuple[str, str]] = {
+        "roll_bonus": (_join(f"+{n} to the next roll", where_en, "this turn"),
+                       _join(f"+{n} cho lần tung kế tiếp", where_vi, "trong lượt này")),
+        "extra_action": (f"{n} more action{'s' if n > 1 else ''} this turn", f"thêm {n} hành động trong lượt này"),
+        "disarm_target": (f"disarms traps on a roll of {n} or more for the rest of this turn",
+                          f"gỡ bẫy khi tung được {n} trở lên đến hết lượt này"),
+        "shield": (f"the next damage taken is {n} less", f"lần sát thương kế tiếp phải nhận giảm {n}"),
+        "extra_duel": ("may duel once more this turn", "được đấu tay đôi thêm một lần trong lượt này"),
+        "extra_teleport": ("may use a portal once more this turn", "được dùng cổng dịch chuyển thêm một lần trong lượt này"),
+    }
+    if kind not in texts:
+        return None
+    en, vi = texts[kind]
+    return Text(en, vi)
+
+
 #: When a Loot card may be played (HB-51), said next to its name.
 TIMING = {"between": ("between turns", "giữa lượt"), "turn": ("in your turn", "trong lượt của bạn")}
 

@@ -132,3 +132,24 @@ def test_vietnamese_help_line_verbs_are_commands() -> None:
     help_line = next(line for line in text.splitlines() if line.startswith("Lệnh"))
     for part in help_line.split(":", 1)[1].split("|")[:4]:
         assert fold(part.split()[0]) in VERBS
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_public_events_never_say_you(seed: int) -> None:
+    """A public line is read by every seat: "An plays Sloppy: an opponent of your choice takes 10
+    damage" would speak to the wrong person. Cards' "you" texts go to their holder only."""
+    rng = random.Random(seed)
+    state = ENGINE.new_game(NAMES, {"signature_moves": True, "house_rules": True}, seed)
+    told = 0
+    for _ in range(600):
+        acting = sorted(ENGINE.to_act(state))
+        if not acting:
+            break
+        seat = acting[0]
+        state, events = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)).action)
+        for e in events:
+            if e.visible_to is None:
+                told += 1
+                assert not re.search(r"\byour?\b", e.text.en, re.IGNORECASE), e.text.en
+                assert "bạn" not in e.text.vi, e.text.vi
+    assert told > 100
