@@ -229,9 +229,9 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
             who = s.players[int(str(args[1]))]
             return tr(f"Play {card.name.en} on {who}", f"Dùng {card.name.vi} lên {who}")
         if len(args) > 1:
-            targets = [str(x) for x in args[1:]]
-            return tr(f"Play {card.name.en} on room " + " and ".join(targets),
-                      f"Dùng {card.name.vi} vào phòng " + " và ".join(targets))
+            rooms = [room_label(int(str(x))) for x in args[1:]]  # room 0 is "the Starting Point"
+            return tr(f"Play {card.name.en} on " + " and ".join(r.en for r in rooms),
+                      f"Dùng {card.name.vi} vào " + " và ".join(r.vi for r in rooms))
         return tr(f"Play {card.name.en}", f"Dùng {card.name.vi}")
     if k == "pass":
         if s.pending or s.phase == "window":

@@ -459,14 +459,14 @@ def resolve_character_round(s: BarcadiaState, ev: Events) -> None:
             continue
         s.characters[seat] = cid
         say(ev, f"{name(s, seat)} is the {card.name.en}.", f"{name(s, seat)} là {card.name.vi}.")
-        say(ev, f"{card.name.en}: {card.text.en}", f"{card.name.vi}: {card.text.vi}", frozenset({seat}))
+        say(ev, card.text.en, card.text.vi, frozenset({seat}))  # "Signature Move: ..."
     free = moves.free_characters(s)
     if len(again) == 1 and len(free) == 1:  # the last character left: nothing to choose
         s.characters[again[0]] = free[0]
         card = chars[free[0]]
         say(ev, f"{name(s, again[0])} is the {card.name.en}, the one character left.",
             f"{name(s, again[0])} là {card.name.vi}, nhân vật còn lại.")
-        say(ev, f"{card.name.en}: {card.text.en}", f"{card.name.vi}: {card.text.vi}", frozenset({again[0]}))
+        say(ev, card.text.en, card.text.vi, frozenset({again[0]}))
         again = []
     if again:
         open_character_choice(s, sorted(again))

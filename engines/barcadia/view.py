@@ -327,8 +327,8 @@ def turn_left(t: Mapping[str, Any], lang: str) -> str:
     vi = lang == "vi"
     parts = []
     a = t["actions"]
-    parts.append((f"{a} hành động" if vi else f"{a} action{'' if a == 1 else 's'}") if a else
-                 ("không còn hành động" if vi else "no action"))
+    if a:
+        parts.append(f"{a} hành động" if vi else f"{a} action{'' if a == 1 else 's'}")
     if t["duels"] and not t["acted"]:
         k = t["duels"]
         parts.append(f"{k} lần đấu tay đôi (trước hành động)" if vi else
@@ -336,7 +336,10 @@ def turn_left(t: Mapping[str, Any], lang: str) -> str:
     if t["teleports"]:
         k = t["teleports"]
         parts.append(f"{k} lần dịch chuyển" if vi else f"{k} teleport{'' if k == 1 else 's'}")
-    return ("Lượt này bạn còn: " if vi else "Left this turn: ") + ", ".join(parts) + "."
+    if not parts:
+        return "Lượt này bạn đã hết hành động." if vi else "No action left this turn."
+    spent = "" if a else (" (đã hết hành động)" if vi else " (no action left)")
+    return ("Lượt này bạn còn: " if vi else "Left this turn: ") + ", ".join(parts) + spent + "."
 
 
 def command_help(view: Mapping[str, Any], lang: str) -> str:
