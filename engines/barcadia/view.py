@@ -298,12 +298,17 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         me = view["players"][view["you"]]
         mine = [*me["powerups"], *([me["character"]] if me.get("character") else [])]
         if mine:
-            lines.append("Thẻ Tăng Cường và chiêu của bạn:" if vi else "Your Power-Ups and Signature Move:")
+            title = ("Thẻ Tăng Cường và chiêu của bạn:" if vi else "Your Power-Ups and Signature Move:") \
+                if me.get("character") else ("Thẻ Tăng Cường của bạn:" if vi else "Your Power-Ups:")
+            lines.append(title)
             lines += [f"  {_t(cards[x]['name'], lang)}: {_t(cards[x]['text'], lang)}" for x in mine]
     if view["pending"]:
         p = view["pending"][0]
         what = PENDING_TEXT.get(p["kind"], ("decide", "quyết định"))
-        lines.append(("Đang chờ " if vi else "Waiting for ") + f"{names[p['seat']]}: " + (what[1] if vi else what[0]))
+        if p["seat"] == view["you"]:
+            lines.append(("Bạn cần " if vi else "You must ") + (what[1] if vi else what[0]) + ".")
+        else:
+            lines.append(("Đang chờ " if vi else "Waiting for ") + f"{names[p['seat']]}: " + (what[1] if vi else what[0]))
     elif view["phase"] == "turn":
         lines.append(turn_left(view["turn"], lang))
     w = view["window"]
