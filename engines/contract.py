@@ -79,20 +79,19 @@ class Choice:
     """A legal action with its canonical command text and a one-line human label.
 
     ``command`` is exactly what ``format`` returns and what a player may write back.
+    ``command_vi`` is the same command in Vietnamese words (``đánh mưa còi`` for
+    ``play rain whistle``), shown to Vietnamese readers; "" when the engine has none. Both
+    parse back to ``action``, so a player may write either.
     """
 
     action: Action
     command: str
     label: Text
-    #: The command in each language when the engine has local command words (``command_in``).
-    local: Text | None = None
+    command_vi: str = ""
 
     def command_in(self, lang: str) -> str:
-        """The command shown to a reader of ``lang``; every language's form parses back to ``action``.
-
-        Why: a Vietnamese menu that says ``reveal 12`` teaches English verbs to a player whose help
-        says ``lật 12``; English commands keep working for everyone."""
-        return self.local.get(lang) if self.local is not None else self.command
+        """The command a reader of ``lang`` sees in a menu (the English one when there is no other)."""
+        return self.command_vi if lang == "vi" and self.command_vi else self.command
 
 
 @dataclass(frozen=True)
@@ -292,12 +291,6 @@ class Engine(ABC, Generic[S]):
     @abstractmethod
     def format(self, state: S, action: Action) -> str:
         """Canonical command text; ``parse(state, seat, format(state, a)) == a``."""
-
-    def format_in(self, state: S, action: Action, lang: str) -> str:
-        """The command as a reader of ``lang`` writes it (it parses back to ``action`` too).
-
-        Engines with command words in each language override it; the default is ``format``."""
-        return self.format(state, action)
 
     @abstractmethod
     def apply(self, state: S, seat: Seat, action: Action) -> tuple[S, list[Event]]:

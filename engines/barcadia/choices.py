@@ -33,13 +33,12 @@ class LazyChoice(Choice):
         return text
 
     @property
-    def local(self) -> Text:
-        """The command with English and with Vietnamese words (``format_action(..., lang)``)."""
-        text: Text | None = self.__dict__.get("_local")
+    def command_vi(self) -> str:
+        """The command in Vietnamese words (``format_action(..., "vi")``), written on first read."""
+        text: str | None = self.__dict__.get("_command_vi")
         if text is None:
-            state = self.__dict__["_state"]
-            text = Text(self.command, format_action(state, self.action, "vi"))
-            object.__setattr__(self, "_local", text)
+            text = format_action(self.__dict__["_state"], self.action, "vi")
+            object.__setattr__(self, "_command_vi", text)
         return text
 
     @property

@@ -129,9 +129,6 @@ class BarcadiaEngine(Engine[BarcadiaState]):
     def format(self, state: BarcadiaState, action: Action) -> str:
         return format_action(state, action)
 
-    def format_in(self, state: BarcadiaState, action: Action, lang: str) -> str:
-        return format_action(state, action, lang)
-
     def apply(self, state: BarcadiaState, seat: Seat, action: Action) -> tuple[BarcadiaState, Events]:
         legal = self._legal(state, seat)
         # Identity first: the action usually is one of the very objects legal_actions offered,

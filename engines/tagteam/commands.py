@@ -155,8 +155,7 @@ def label(content: Content, s: TTState, seat: int, action: Action) -> Text:
 
 
 def choices(content: Content, s: TTState, seat: int, actions: list[Action]) -> list[Choice]:
-    return [Choice(a, format_action(a), label(content, s, seat, a), Text(format_action(a), format_action(a, "vi")))
-            for a in actions]
+    return [Choice(a, format_action(a), label(content, s, seat, a), format_action(a, "vi")) for a in actions]
 
 
 # ---------------------------------------------------------------------------

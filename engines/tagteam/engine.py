@@ -93,7 +93,7 @@ class TagTeamEngine(Engine[TTState]):
             choices = commands.choices(self.content, state, seat, [suggestion, *common])
             first = choices[0]
             label = Text(f"{first.label.en} (suggested)", f"{first.label.vi} (gợi ý)")
-            return [Choice(first.action, first.command, label, first.local), *choices[1:]]
+            return [Choice(first.action, first.command, label, first.command_vi), *choices[1:]]
         return self.legal_actions(state, seat)
 
     def parse(self, state: TTState, seat: Seat, text: str) -> Action:
@@ -103,9 +103,6 @@ class TagTeamEngine(Engine[TTState]):
 
     def format(self, state: TTState, action: Action) -> str:
         return commands.format_action(action)
-
-    def format_in(self, state: TTState, action: Action, lang: str) -> str:
-        return commands.format_action(action, lang)
 
     def apply(self, state: TTState, seat: Seat, action: Action) -> tuple[TTState, list[Event]]:
         if state.phase not in rules.SIMULTANEOUS or seat not in (0, 1):

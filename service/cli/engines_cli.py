@@ -133,7 +133,7 @@ def play(
             return
         if text == "?":
             for choice in engine.legal_actions(state, seat):
-                console.print(f"  {choice.command} — {choice.label.get(lang)}")
+                console.print(f"  {choice.command_in(lang)} — {choice.label.get(lang)}")
             continue
         try:
             if text.isdigit():
