@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from engines import i18n
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import Card, Effect, Room, content
 from engines.barcadia.state import BEATEN, DROPS, PHASE_OVER, PHASE_TURN, TILE, TRAPS, UP, BarcadiaState
@@ -19,8 +20,9 @@ Events = list[Event]
 LOOT_DAMAGE_SCOPES = frozenset({"All"})
 
 
-def say(ev: Events, en: str, vi: str, to: frozenset[Seat] | None = None) -> None:
-    ev.append(Event(tr(en, vi), to))
+def say(ev: Events, text: Text, to: frozenset[Seat] | None = None) -> None:
+    """Record a sentence (a catalog message) for everyone, or for the seats ``to`` only."""
+    ev.append(Event(text, to))
 
 
 def name(s: BarcadiaState, seat: Seat) -> str:
@@ -258,8 +260,8 @@ def gain_loot(s: BarcadiaState, seat: Seat, count: int, ev: Events) -> None:
     if got:
         c = content()
         say(ev, f"{name(s, seat)} gains {len(got)} Loot card(s).", f"{name(s, seat)} nhận {len(got)} thẻ Chiến Lợi Phẩm.")
-        say(ev, "You gain: " + ", ".join(c.loot[g].name.en for g in got) + ".",
-            "Bạn nhận: " + ", ".join(c.loot[g].name.vi for g in got) + ".", frozenset({seat}))
+        gained = {lang: ", ".join(c.loot[g].name.get(lang) for g in got) for lang in i18n.languages()}
+        say(ev, f"You gain: {gained['en']}.", f"Bạn nhận: {gained['vi']}.", frozenset({seat}))
 
 
 def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:
@@ -339,10 +341,10 @@ def fight_monster(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     assert tile is not None
     die_roll, total = roll(s, seat, "Monster", ev)
     won = total >= tile.level
-    verdict_en = f"the {tile.name.en} is beaten" if won else f"the {tile.name.en} wins"
-    verdict_vi = f"{tile.name.vi} bị đánh bại" if won else f"{tile.name.vi} thắng"
-    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {tile.level}: {verdict_en}.",
-        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {tile.level}: {verdict_vi}.")
+    verdict = tr(f"the {tile.name.en} is beaten", f"{tile.name.vi} bị đánh bại") if won \
+        else tr(f"the {tile.name.en} wins", f"{tile.name.vi} thắng")
+    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {tile.level}: {verdict.en}.",
+        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {tile.level}: {verdict.vi}.")
     if won:
         win_room(s, seat, room, tile, ev)
     else:
@@ -370,12 +372,12 @@ def team_battle(s: BarcadiaState, seat: Seat, mate: Seat, room: int, ev: Events)
     d1, t1 = roll(s, seat, "Team", ev)
     d2, t2 = roll(s, mate, "Team", ev)
     won = t1 + t2 >= tile.level
-    verdict_en = f"the {tile.name.en} is beaten" if won else f"the {tile.name.en} wins"
-    verdict_vi = f"{tile.name.vi} bị đánh bại" if won else f"{tile.name.vi} thắng"
+    verdict = tr(f"the {tile.name.en} is beaten", f"{tile.name.vi} bị đánh bại") if won \
+        else tr(f"the {tile.name.en} wins", f"{tile.name.vi} thắng")
     say(ev, f"{name(s, seat)} rolled {shown(d1, t1)} and teammate {name(s, mate)} rolled {shown(d2, t2)}: "
-            f"{t1 + t2} against level {tile.level}: {verdict_en}.",
+            f"{t1 + t2} against level {tile.level}: {verdict.en}.",
         f"{name(s, seat)} tung {shown(d1, t1)} và đồng đội {name(s, mate)} tung {shown(d2, t2)}: "
-        f"{t1 + t2} so với cấp {tile.level}: {verdict_vi}.")
+        f"{t1 + t2} so với cấp {tile.level}: {verdict.vi}.")
     if won:
         win_room(s, seat, room, tile, ev)
         grant(s, mate, tile, ev)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engines.contract import Text
 from engines.grizzled import rules
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
@@ -99,8 +100,8 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     c = content()
     vi = lang == "vi"
 
-    def T(en: str, v: str) -> str:
-        return v if vi else en
+    def T(text: Text) -> str:
+        return text.get(lang)
 
     def face(f: str) -> str:
         return c.face_text(f).get(lang)
