@@ -118,6 +118,12 @@ class Text:
         return Text(str(data["msgid"]), context=data.get("ctx"), args=args)
 
 
+def text_of(data: Mapping[str, Any], lang: str) -> str:
+    """A Text stored as JSON (in a view or a state) in ``lang``: the catalog form
+    (``{"msgid": ..}``) or the fixed-words form (``{"en": .., "vi": ..}``)."""
+    return Text.from_json(data).get(lang)
+
+
 def _arg_to_json(value: Any) -> Any:
     if isinstance(value, Text):
         return {"$text": value.to_json()}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Text, tr
+from engines.contract import Text, text_of, tr
 from engines.grizzled import rules
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
@@ -98,7 +98,6 @@ def _tile_name(tile: str, lang: str) -> str:
 
 def render(view: Mapping[str, Any], lang: str) -> str:
     c = content()
-    vi = lang == "vi"
 
     def T(text: Text) -> str:
         return text.get(lang)
@@ -109,7 +108,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     names: list[str] = view["players"]
     lines: list[str] = []
     if view["result"]:
-        lines.append(T(tr("GAME OVER: ")) + (view["reason"]["vi" if vi else "en"] if view["reason"] else ""))
+        lines.append(T(tr("GAME OVER: ")) + (text_of(view["reason"], lang) if view["reason"] else ""))
     phase_text = {
         CHOOSE: T(tr("everyone chooses a Grizzled")),
         INTENSITY: T(tr("the Leader chooses the Intensity")),

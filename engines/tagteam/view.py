@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Action
+from engines.contract import Action, text_of
 from engines.tagteam import words
 from engines.tagteam.commands import format_action
 from engines.tagteam.content import Content, ContentError, Fighter, Side, TokenKind, parse_act
@@ -185,7 +185,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     lines = [f"Tag Team — {_t('round', lang)} {view['round']} — "
              f"{PHASES.get(view['phase'], (view['phase'], view['phase']))[1 if vi else 0]}"]
     if view["result"]:
-        reason = view["result"]["reason"]["vi" if vi else "en"]
+        reason = text_of(view["result"]["reason"], lang)
         winners = ", ".join(names[w] for w in view["result"]["winners"]) or ("hòa" if vi else "draw")
         lines.append(f"{_t('over', lang)}: {reason} — {winners}")
     in_play: dict[str, Mapping[str, str]] = {}
