@@ -429,10 +429,17 @@ def sort_imports(paths: Sequence[Path]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("roots", nargs="+", help="files or folders to convert")
+    parser.add_argument("roots", nargs="*", help="files or folders to convert")
+    parser.add_argument("--refresh-only", action="store_true",
+                        help="convert nothing: only extract pbem.pot and update every .po")
     parser.add_argument("--po", type=Path, default=DEFAULT_PO, help="the Vietnamese catalog to fill")
     parser.add_argument("--dry-run", action="store_true", help="only list what would change")
     ns = parser.parse_args(argv)
+    if ns.refresh_only:
+        refresh_catalogs()
+        return 0
+    if not ns.roots:
+        parser.error("name the files or folders to convert (or --refresh-only)")
     report = run(ns.roots, ns.po, write=not ns.dry_run)
     if not ns.dry_run:
         sort_imports(report.changed_files)
