@@ -100,6 +100,8 @@ def test_a_text_is_translated_when_read_and_keeps_its_json() -> None:
     assert Text.from_json(text.to_json()) == text
     nested = tr("{p} is skipped: discard a card (or answer with a TAC).", p=tr("the Starting Point"))
     assert Text.from_json(nested.to_json()).get("vi").startswith("Điểm Xuất Phát")
+    stored = tr("Game over: {reason}.", reason=tr("{names} knocked out", names="Ching Shih").to_json())
+    assert stored.get("vi") == "Hết trận: Ching Shih bị hạ gục."  # an argument kept as a state's JSON
     old = Text.from_json({"en": "Bob wins", "vi": "Bob thắng"})  # stored before the catalogs
     assert (old.get("en"), old.get("vi"), old.get("fr")) == ("Bob wins", "Bob thắng", "Bob wins")
 
