@@ -142,11 +142,11 @@ def describe_room(s: BarcadiaState, room: int) -> Text:
 def _room_text(room: int, tile_id: str) -> Text:
     """Cached: menus name the same rooms again and again."""
     if room == 0:
-        return tr("the Starting Point")
+        return tr("the Starting Point", "Điểm Xuất Phát")
     tile = content().rooms.get(tile_id)
     if tile is None:
-        return tr("room {room} (face down)", room=room)
-    return tr("room {room} ({name})", room=room, name=tile.name)
+        return tr(f"room {room} (face down)", f"phòng {room} (úp)")
+    return tr(f"room {room} ({tile.name.en})", f"phòng {room} ({tile.name.vi})")
 
 
 def where(s: BarcadiaState, seat: Seat, room: int) -> str:
@@ -165,22 +165,25 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         room = int(str(args[0]))
         d = where(s, seat, room)
         known = describe_room(s, room)
-        return tr("Reveal {known}{d} and enter it if you can", known=known, d=d)
+        return tr(f"Reveal {known.en}{d} and enter it if you can", f"Lật mở {known.vi}{d} và vào nếu được")
     if k == "enter":
         rooms = [describe_room(s, int(str(x))) for x in args]
-        return Text("Enter " + ", then ".join(r.en for r in rooms), "Vào " + ", rồi ".join(r.vi for r in rooms))
+        return tr("Enter " + ", then ".join(r.en for r in rooms), "Vào " + ", rồi ".join(r.vi for r in rooms))
     if k == "hoard":
         h = c.hoard
-        return tr("Fight the Grand Drink Guardian (level {level}, damage {damage}) for the win", level=h.level, damage=h.damage)
+        return tr(f"Fight the Grand Drink Guardian (level {h.level}, damage {h.damage}) for the win",
+                  f"Đấu Người Giữ Cửa Đồ Uống Vĩ Đại (cấp {h.level}, sát thương {h.damage}) để thắng")
     if k == "duel":
         o = int(str(args[0]))
-        return tr("Duel {players} in room {pos} (the loser takes 10 damage; win = swap rooms)", players=s.players[o], pos=s.pos[o])
+        return tr(f"Duel {s.players[o]} in room {s.pos[o]} (the loser takes 10 damage; win = swap rooms)",
+                  f"Đấu tay đôi với {s.players[o]} ở phòng {s.pos[o]} (người thua mất 10 HP; thắng = đổi phòng)")
     if k == "portal":
         room = int(str(args[0]))
         others = [o for o in s.occupants(room) if o != seat] if room != 0 else []
         if others:
-            return tr("Duel {players} through the portal in room {room}", players=s.players[others[0]], room=room)
-        return tr("Teleport to {room_label} (not an action)", room_label=room_label(room))
+            return tr(f"Duel {s.players[others[0]]} through the portal in room {room}",
+                      f"Đấu tay đôi với {s.players[others[0]]} qua cổng ở phòng {room}")
+        return tr(f"Teleport to {room_label(room).en} (not an action)", f"Dịch chuyển tới {room_label(room).vi} (không tốn hành động)")
     if k == "play":
         card = c.loot[str(args[0])]
         target = ""
@@ -190,41 +193,43 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         elif len(args) > 1:
             target = " → room " + " & ".join(str(x) for x in args[1:])
             target_vi = " → phòng " + " & ".join(str(x) for x in args[1:])
-        return Text(f"Play {card.name.en}{target}: {card.text.en}", f"Dùng {card.name.vi}{target_vi}: {card.text.vi}")
+        return tr(f"Play {card.name.en}{target}: {card.text.en}", f"Dùng {card.name.vi}{target_vi}: {card.text.vi}")
     if k == "pass":
         if s.pending or s.phase == "window":
-            return tr("Pass: play no card now")
-        return tr("End your turn")
+            return tr("Pass: play no card now", "Bỏ qua: không dùng thẻ nào lúc này")
+        return tr("End your turn", "Kết thúc lượt")
     if k == "autopass":
         if args[0]:
-            return tr("Pass, and stop asking me between turns (auto-pass)")
-        return tr("Turn auto-pass off (be asked between turns again)")
+            return tr("Pass, and stop asking me between turns (auto-pass)", "Bỏ qua và đừng hỏi tôi giữa các lượt nữa (tự bỏ qua)")
+        return tr("Turn auto-pass off (be asked between turns again)", "Tắt tự bỏ qua (được hỏi lại giữa các lượt)")
     if k == "team":
         o = int(str(args[0]))
-        return tr("Take {players} as your teammate", players=s.players[o])
+        return tr(f"Take {s.players[o]} as your teammate", f"Chọn {s.players[o]} làm đồng đội")
     if k == "boss":
         o = int(str(args[0]))
-        return tr("{players} plays the Boss against you", players=s.players[o])
+        return tr(f"{s.players[o]} plays the Boss against you", f"{s.players[o]} đóng vai Trùm đấu với bạn")
     if k == "wait":
-        return tr("Do not fight the Guardian now")
+        return tr("Do not fight the Guardian now", "Chưa đấu Người Giữ Cửa lúc này")
     if k == "drop":
         pu = c.powerups[str(args[0])]
         death = bool(s.pending) and s.pending[0]["kind"] == "death_drop"
         if death:
-            return tr("Leave {name} where you died", name=pu.name)
-        return tr("Give up {name} (you then choose the room for it)", name=pu.name)
+            return tr(f"Leave {pu.name.en} where you died", f"Để lại {pu.name.vi} nơi bạn chết")
+        return tr(f"Give up {pu.name.en} (you then choose the room for it)", f"Bỏ {pu.name.vi} (rồi chọn phòng để đặt)")
     if k == "put":
-        return tr("Put the Power-Up in {describe_room}", describe_room=describe_room(s, int(str(args[0]))))
+        return tr(f"Put the Power-Up in {describe_room(s, int(str(args[0]))).en}",
+                  f"Đặt Thẻ Tăng Cường vào {describe_room(s, int(str(args[0]))).vi}")
     if k == "keep":
         card = c.loot[str(args[0])]
-        return tr("Keep {name} (discard the rest)", name=card.name)
+        return tr(f"Keep {card.name.en} (discard the rest)", f"Giữ {card.name.vi} (bỏ các thẻ khác)")
     if k == "character":
         card = c.characters[str(args[0])]
-        return tr("Be the {name}: {text}", name=card.name, text=card.text)
+        return tr(f"Be the {card.name.en}: {card.text.en}", f"Chọn {card.name.vi}: {card.text.vi}")
     if k == "place":
         q, r = int(str(args[0])), int(str(args[1]))
         near = _placed_neighbour(s, (q, r))
-        return tr("Place the next room face down at {q},{r} ({near} of {room_label})", q=q, r=r, near=near[1], room_label=room_label(near[0]))
+        return tr(f"Place the next room face down at {q},{r} ({near[1]} of {room_label(near[0]).en})",
+                  f"Đặt úp phòng tiếp theo tại {q},{r} (phía {near[1]} của {room_label(near[0]).vi})")
     return tr(k)
 
 
@@ -245,7 +250,10 @@ def _placed_neighbour(s: BarcadiaState, h: tuple[int, int]) -> tuple[int, str]:
 
 def _fail_invalid(text: str, examples: Sequence[str]) -> InvalidCommand:
     return InvalidCommand(
-        tr("Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command such as `reveal 12`, `enter 3 7`, `duel bob`, `play dash` or `pass`.", text=text),
+        tr(f"Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command such "
+           "as `reveal 12`, `enter 3 7`, `duel bob`, `play dash` or `pass`.",
+           f"Không hiểu {text!r}: một dòng chỉ được tính khi cả dòng là lệnh. Hãy chỉ viết một lệnh như `lật 12`, "
+           "`vào 3 7`, `đấu bob`, `dùng dash` hoặc `bỏ qua`."),
         examples)
 
 
@@ -335,7 +343,8 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         for w in rest:
             who = _player(s, seat, w)
             if who is None:
-                raise IllegalCommand(tr("No player called {w!r}: write one of {join}", w=w, join=', '.join(s.players)), _ex(s, legal))
+                raise IllegalCommand(tr(f"No player called {w!r}: write one of " + ", ".join(s.players),
+                                        f"Không có người chơi {w!r}: hãy viết một trong " + ", ".join(s.players)), _ex(s, legal))
             given.append(who)
     elif verb == "autopass":
         if len(rest) > 1 or (rest and rest[0] not in OFF_WORDS | ON_WORDS):
@@ -376,6 +385,8 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         return candidates[0]
     if len(candidates) > 1:
         options = [format_action(s, a) for a in candidates[:8]]
-        raise AmbiguousCommand(tr("{text!r} could mean several moves; write one of: {join}", text=text, join='; '.join(options)), options)
+        raise AmbiguousCommand(tr(f"{text!r} could mean several moves; write one of: " + "; ".join(options),
+                                  f"{text!r} có thể là nhiều nước đi; hãy viết một trong: " + "; ".join(options)), options)
     examples = _ex(s, legal)
-    raise IllegalCommand(tr("{text!r} is not possible now. You can write e.g.: {join}", text=text, join='; '.join(examples)), examples)
+    raise IllegalCommand(tr(f"{text!r} is not possible now. You can write e.g.: " + "; ".join(examples),
+                            f"{text!r} không thực hiện được lúc này. Bạn có thể viết: " + "; ".join(examples)), examples)

@@ -30,7 +30,7 @@ def name(s: BarcadiaState, seat: Seat) -> str:
 
 
 def room_label(room: int) -> Text:
-    return tr("the Starting Point") if room == 0 else tr("room {room}", room=room)
+    return tr("the Starting Point", "Điểm Xuất Phát") if room == 0 else tr(f"room {room}", f"phòng {room}")
 
 
 def tile_of(s: BarcadiaState, room: int) -> Room | None:
@@ -149,7 +149,8 @@ def natural_twenty(s: BarcadiaState, ev: Events) -> None:
     s.house_rule = s.house_deck.pop(0)
     s.house_deck.append(old)
     rule = content().house_rules[s.house_rule]
-    say(ev, tr("A natural 20! The House Rule is now {name}: {text}", name=rule.name, text=rule.text))
+    say(ev, f"A natural 20! The House Rule is now {rule.name.en}: {rule.text.en}",
+        f"Tung được 20! Luật Nhà mới: {rule.name.vi}: {rule.text.vi}")
 
 
 # ---------------------------------------------------------------------------
@@ -159,7 +160,8 @@ def natural_twenty(s: BarcadiaState, ev: Events) -> None:
 def heal(s: BarcadiaState, seat: Seat, amount: int, ev: Events) -> None:
     before = s.hp[seat]
     s.hp[seat] = min(R.FULL_HP, before + amount)
-    say(ev, tr("{name} heals {value} HP ({before} → {hp}).", name=name(s, seat), value=s.hp[seat] - before, before=before, hp=s.hp[seat]))
+    say(ev, f"{name(s, seat)} heals {s.hp[seat] - before} HP ({before} → {s.hp[seat]}).",
+        f"{name(s, seat)} hồi {s.hp[seat] - before} HP ({before} → {s.hp[seat]}).")
 
 
 def damage(s: BarcadiaState, seat: Seat, amount: int, scope: str, ev: Events) -> bool:
@@ -171,10 +173,12 @@ def damage(s: BarcadiaState, seat: Seat, amount: int, scope: str, ev: Events) ->
         absorbed = min(s.shield[seat], amount)
         amount -= absorbed
         s.shield[seat] = 0
-        say(ev, tr("{name}'s Iron Flask absorbs {absorbed} damage.", name=name(s, seat), absorbed=absorbed))
+        say(ev, f"{name(s, seat)}'s Iron Flask absorbs {absorbed} damage.",
+            f"Bình Sắt của {name(s, seat)} chặn {absorbed} sát thương.")
     before = s.hp[seat]
     s.hp[seat] = max(0, before - amount)
-    say(ev, tr("{name} takes {amount} damage ({before} → {hp} HP).", name=name(s, seat), amount=amount, before=before, hp=s.hp[seat]))
+    say(ev, f"{name(s, seat)} takes {amount} damage ({before} → {s.hp[seat]} HP).",
+        f"{name(s, seat)} chịu {amount} sát thương ({before} → {s.hp[seat]} HP).")
     if s.hp[seat] > 0:
         return False
     die(s, seat, ev)
@@ -184,7 +188,8 @@ def damage(s: BarcadiaState, seat: Seat, amount: int, scope: str, ev: Events) ->
 def die(s: BarcadiaState, seat: Seat, ev: Events) -> None:
     """HB-64..66: drop a Power-Up where you stood, keep one Loot card, back to the SP at FULL."""
     room = s.pos[seat]
-    say(ev, tr("{name} dies in {room_label} and returns to the Starting Point at full health.", name=name(s, seat), room_label=room_label(room)))
+    say(ev, f"{name(s, seat)} dies in {room_label(room).en} and returns to the Starting Point at full health.",
+        f"{name(s, seat)} chết tại {room_label(room).vi} và quay về Điểm Xuất Phát với máu đầy.")
     s.pos[seat] = 0
     s.hp[seat] = R.FULL_HP
     s.shield[seat] = 0
@@ -207,9 +212,11 @@ def drop_powerup(s: BarcadiaState, seat: Seat, pu: str, room: int, ev: Events) -
     card = content().powerups[pu]
     if room == 0:
         s.powerup_deck.insert(0, pu)  # the deck draws from its end: index 0 is the bottom
-        say(ev, tr("{name}'s {name2} goes to the bottom of the Power-Up deck.", name=name(s, seat), name2=card.name))
+        say(ev, f"{name(s, seat)}'s {card.name.en} goes to the bottom of the Power-Up deck.",
+            f"{card.name.vi} của {name(s, seat)} về dưới cùng chồng Thẻ Tăng Cường.")
         return
-    say(ev, tr("{name} leaves {name2} in room {room}.", name=name(s, seat), name2=card.name, room=room))
+    say(ev, f"{name(s, seat)} leaves {card.name.en} in room {room}.",
+        f"{name(s, seat)} để lại {card.name.vi} ở phòng {room}.")
     occupants = s.occupants(room)
     if occupants:  # HB-62: an occupied room holds no drops; its occupant takes it at once
         gain_powerup(s, occupants[0], pu, ev)
@@ -225,7 +232,8 @@ def keep_one_loot(s: BarcadiaState, seat: Seat, keep: str, ev: Events) -> None:
         thrown.remove(keep)
     s.loot_discard.extend(thrown)
     s.hands[seat] = [keep] if keep else []
-    say(ev, tr("{name} discards {n} Loot card(s) and keeps {n2}.", name=name(s, seat), n=len(thrown), n2=len(s.hands[seat])))
+    say(ev, f"{name(s, seat)} discards {len(thrown)} Loot card(s) and keeps {len(s.hands[seat])}.",
+        f"{name(s, seat)} bỏ {len(thrown)} thẻ Chiến Lợi Phẩm và giữ {len(s.hands[seat])}.")
 
 
 # ---------------------------------------------------------------------------
@@ -242,24 +250,26 @@ def gain_loot(s: BarcadiaState, seat: Seat, count: int, ev: Events) -> None:
             rng = Rng(s.rng)
             rng.shuffle(s.loot_deck)
             s.rng = rng.state
-            say(ev, tr("The Loot deck is empty: the discard pile is shuffled into a new deck."))
+            say(ev, "The Loot deck is empty: the discard pile is shuffled into a new deck.",
+                "Chồng Chiến Lợi Phẩm hết: chồng bỏ được xáo thành chồng mới.")
         if not s.loot_deck:
-            say(ev, tr("No Loot card is left to draw."))
+            say(ev, "No Loot card is left to draw.", "Không còn thẻ Chiến Lợi Phẩm nào để rút.")
             break
         got.append(s.loot_deck.pop())
     s.hands[seat].extend(got)
     if got:
         c = content()
-        say(ev, tr("{name} gains {n} Loot card(s).", name=name(s, seat), n=len(got)))
+        say(ev, f"{name(s, seat)} gains {len(got)} Loot card(s).", f"{name(s, seat)} nhận {len(got)} thẻ Chiến Lợi Phẩm.")
         gained = {lang: ", ".join(c.loot[g].name.get(lang) for g in got) for lang in i18n.languages()}
-        say(ev, tr("You gain: {gained}.", gained=gained), frozenset({seat}))
+        say(ev, f"You gain: {gained['en']}.", f"Bạn nhận: {gained['vi']}.", frozenset({seat}))
 
 
 def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:
     """HB-53/54: face up before its owner; a 4th forces one to be placed in a room."""
     s.powerups[seat].append(pu)
     card = content().powerups[pu]
-    say(ev, tr("{name} gains the Power-Up {name2}: {text}", name=name(s, seat), name2=card.name, text=card.text))
+    say(ev, f"{name(s, seat)} gains the Power-Up {card.name.en}: {card.text.en}",
+        f"{name(s, seat)} nhận Thẻ Tăng Cường {card.name.vi}: {card.text.vi}")
     queued = any(p["kind"] in ("overflow", "stash") and p["seat"] == seat for p in s.pending)
     if len(s.powerups[seat]) > R.MAX_POWERUPS and not queued:
         s.pending.append({"kind": "overflow", "seat": seat})
@@ -267,7 +277,7 @@ def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:
 
 def draw_powerup(s: BarcadiaState, seat: Seat, ev: Events) -> None:
     if not s.powerup_deck:  # HB-55
-        say(ev, tr("The Power-Up deck is empty: no Power-Up is gained."))
+        say(ev, "The Power-Up deck is empty: no Power-Up is gained.", "Chồng Thẻ Tăng Cường đã hết: không nhận được gì.")
         return
     gain_powerup(s, seat, s.powerup_deck.pop(), ev)
 
@@ -293,9 +303,11 @@ def spring_traps(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> bool:
         s.traps_left += 1
         die_roll, total = roll(s, seat, "Trap", ev)
         if total >= target:
-            say(ev, tr("{name} rolled {shown} against {target}: a trap in room {room} is disarmed.", name=name(s, seat), shown=shown(die_roll, total), target=target, room=room))
+            say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against {target}: a trap in room {room} is disarmed.",
+                f"{name(s, seat)} tung {shown(die_roll, total)} so với {target}: gỡ được một bẫy ở phòng {room}.")
             continue
-        say(ev, tr("{name} rolled {shown} against {target}: a trap in room {room} goes off.", name=name(s, seat), shown=shown(die_roll, total), target=target, room=room))
+        say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against {target}: a trap in room {room} goes off.",
+            f"{name(s, seat)} tung {shown(die_roll, total)} so với {target}: một bẫy ở phòng {room} phát nổ.")
         if damage(s, seat, house_amount(s, "trap_damage", R.TRAP_DAMAGE), "Trap", ev):
             return False
     return True
@@ -314,7 +326,7 @@ def enter(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> bool:
     """Enter by any means: traps first, then the pick-up. False if the seat died on the way."""
     if not spring_traps(s, seat, room, ev):
         return False
-    say(ev, tr("{name} enters {room_label}.", name=name(s, seat), room_label=room_label(room)))
+    say(ev, f"{name(s, seat)} enters {room_label(room).en}.", f"{name(s, seat)} vào {room_label(room).vi}.")
     move_into(s, seat, room, ev)
     return True
 
@@ -329,9 +341,10 @@ def fight_monster(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     assert tile is not None
     die_roll, total = roll(s, seat, "Monster", ev)
     won = total >= tile.level
-    verdict = tr("the {name} is beaten", name=tile.name) if won \
-        else tr("the {name} wins", name=tile.name)
-    say(ev, tr("{name} rolled {shown} against level {level}: {verdict}.", name=name(s, seat), shown=shown(die_roll, total), level=tile.level, verdict=verdict))
+    verdict = tr(f"the {tile.name.en} is beaten", f"{tile.name.vi} bị đánh bại") if won \
+        else tr(f"the {tile.name.en} wins", f"{tile.name.vi} thắng")
+    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {tile.level}: {verdict.en}.",
+        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {tile.level}: {verdict.vi}.")
     if won:
         win_room(s, seat, room, tile, ev)
     else:
@@ -341,7 +354,7 @@ def fight_monster(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
 
 def win_room(s: BarcadiaState, seat: Seat, room: int, tile: Room, ev: Events) -> None:
     s.rooms[room][BEATEN] = True
-    say(ev, tr("{name} enters room {room}.", name=name(s, seat), room=room))
+    say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
     move_into(s, seat, room, ev)
     grant(s, seat, tile, ev)
 
@@ -349,7 +362,7 @@ def win_room(s: BarcadiaState, seat: Seat, room: int, tile: Room, ev: Events) ->
 def lose_room(s: BarcadiaState, room: int, ev: Events) -> None:
     """HB-27: an undefeated Monster, Team Battle or Boss turns face down again."""
     s.rooms[room][UP] = False
-    say(ev, tr("Room {room} turns face down again.", room=room))
+    say(ev, f"Room {room} turns face down again.", f"Phòng {room} bị úp xuống lại.")
 
 
 def team_battle(s: BarcadiaState, seat: Seat, mate: Seat, room: int, ev: Events) -> None:
@@ -359,9 +372,12 @@ def team_battle(s: BarcadiaState, seat: Seat, mate: Seat, room: int, ev: Events)
     d1, t1 = roll(s, seat, "Team", ev)
     d2, t2 = roll(s, mate, "Team", ev)
     won = t1 + t2 >= tile.level
-    verdict = tr("the {name} is beaten", name=tile.name) if won \
-        else tr("the {name} wins", name=tile.name)
-    say(ev, tr("{name} rolled {shown} and teammate {name2} rolled {shown2}: {value} against level {level}: {verdict}.", name=name(s, seat), shown=shown(d1, t1), name2=name(s, mate), shown2=shown(d2, t2), value=t1 + t2, level=tile.level, verdict=verdict))
+    verdict = tr(f"the {tile.name.en} is beaten", f"{tile.name.vi} bị đánh bại") if won \
+        else tr(f"the {tile.name.en} wins", f"{tile.name.vi} thắng")
+    say(ev, f"{name(s, seat)} rolled {shown(d1, t1)} and teammate {name(s, mate)} rolled {shown(d2, t2)}: "
+            f"{t1 + t2} against level {tile.level}: {verdict.en}.",
+        f"{name(s, seat)} tung {shown(d1, t1)} và đồng đội {name(s, mate)} tung {shown(d2, t2)}: "
+        f"{t1 + t2} so với cấp {tile.level}: {verdict.vi}.")
     if won:
         win_room(s, seat, room, tile, ev)
         grant(s, mate, tile, ev)
@@ -377,10 +393,12 @@ def contest(s: BarcadiaState, a: Seat, b: Seat, scope: str, ev: Events) -> bool:
         da, ta = roll(s, a, scope, ev)
         db, tb = roll(s, b, scope, ev)
         if ta == tb:
-            say(ev, tr("{name} rolled {shown} and {name2} rolled {shown2}: a tie, both roll again.", name=name(s, a), shown=shown(da, ta), name2=name(s, b), shown2=shown(db, tb)))
+            say(ev, f"{name(s, a)} rolled {shown(da, ta)} and {name(s, b)} rolled {shown(db, tb)}: a tie, both roll again.",
+                f"{name(s, a)} tung {shown(da, ta)} và {name(s, b)} tung {shown(db, tb)}: hòa, tung lại.")
             continue
         winner = a if ta > tb else b
-        say(ev, tr("{name} rolled {shown} against {name2}'s {shown2}: {name3} wins.", name=name(s, a), shown=shown(da, ta), name2=name(s, b), shown2=shown(db, tb), name3=name(s, winner)))
+        say(ev, f"{name(s, a)} rolled {shown(da, ta)} against {name(s, b)}'s {shown(db, tb)}: {name(s, winner)} wins.",
+            f"{name(s, a)} tung {shown(da, ta)} so với {shown(db, tb)} của {name(s, b)}: {name(s, winner)} thắng.")
         return ta > tb
 
 
@@ -388,9 +406,9 @@ def boss_battle(s: BarcadiaState, seat: Seat, boss_player: Seat, room: int, ev: 
     """HB-39..41: a named opponent rolls for the Boss; the loser's side takes the Boss's damage."""
     tile = tile_of(s, room)
     assert tile is not None
-    say(ev, tr("{name} plays the {name2}.", name=name(s, boss_player), name2=tile.name))
+    say(ev, f"{name(s, boss_player)} plays the {tile.name.en}.", f"{name(s, boss_player)} đóng vai {tile.name.vi}.")
     if contest(s, seat, boss_player, "Boss", ev):
-        say(ev, tr("The {name} is beaten.", name=tile.name))
+        say(ev, f"The {tile.name.en} is beaten.", f"{tile.name.vi} bị đánh bại.")
         win_room(s, seat, room, tile, ev)
         damage(s, boss_player, tile.damage, "Boss", ev)
     else:
@@ -405,14 +423,18 @@ def fight_guardian(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     hoard = content().hoard
     die_roll, total = roll(s, seat, "Guardian", ev)
     if total >= hoard.level:
-        say(ev, tr("{name} rolled {shown} against level {level}: the Grand Drink Guardian is beaten! {name} takes the Drink Hoard and wins.", name=name(s, seat), shown=shown(die_roll, total), level=hoard.level))
+        say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {hoard.level}: "
+                f"the Grand Drink Guardian is beaten! {name(s, seat)} takes the Drink Hoard and wins.",
+            f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {hoard.level}: Người Giữ Cửa Đồ Uống Vĩ Đại "
+            f"bị đánh bại! {name(s, seat)} giành Kho Báu Đồ Uống và chiến thắng.")
         s.pos[seat] = room
         s.winner = seat
         s.end_reason = "guardian"
         s.phase = PHASE_OVER
         s.pending = []
         return
-    say(ev, tr("{name} rolled {shown} against level {level}: the Guardian holds the Hoard.", name=name(s, seat), shown=shown(die_roll, total), level=hoard.level))
+    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {hoard.level}: the Guardian holds the Hoard.",
+        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {hoard.level}: Người Giữ Cửa vẫn giữ Kho Báu.")
     damage(s, seat, hoard.damage, "Guardian", ev)
 
 
@@ -421,13 +443,13 @@ def duel(s: BarcadiaState, attacker: Seat, defender: Seat, ev: Events, into: int
     a winning attacker swaps rooms with the defender."""
     target_room = s.pos[defender] if into is None else into
     home = s.pos[attacker]
-    say(ev, tr("{name} duels {name2}.", name=name(s, attacker), name2=name(s, defender)))
+    say(ev, f"{name(s, attacker)} duels {name(s, defender)}.", f"{name(s, attacker)} đấu tay đôi với {name(s, defender)}.")
     won = contest(s, attacker, defender, "Duel", ev)
     loser = defender if won else attacker
     died = damage(s, loser, house_amount(s, "duel_damage", R.DUEL_DAMAGE), "Duel", ev)
     if not won:
         return
-    say(ev, tr("{name} takes {room_label}.", name=name(s, attacker), room_label=room_label(target_room)))
+    say(ev, f"{name(s, attacker)} takes {room_label(target_room).en}.", f"{name(s, attacker)} chiếm {room_label(target_room).vi}.")
     move_into(s, attacker, target_room, ev)
     if not died:
         move_into(s, defender, home, ev)

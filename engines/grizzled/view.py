@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Text, text_of, tr
+from engines.contract import Text, text_of
 from engines.grizzled import rules
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
@@ -108,43 +108,49 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     names: list[str] = view["players"]
     lines: list[str] = []
     if view["result"]:
-        lines.append(T(tr("GAME OVER: ")) + (text_of(view["reason"], lang) if view["reason"] else ""))
+        lines.append(T("GAME OVER: ", "KẾT THÚC: ") + (text_of(view["reason"], lang) if view["reason"] else ""))
     phase_text = {
-        CHOOSE: T(tr("everyone chooses a Grizzled")),
-        INTENSITY: T(tr("the Leader chooses the Intensity")),
-        TURN: T(tr("turns")),
-        SPEECH: T(tr("answering a speech")),
-        CHRISTMAS: T(tr("Merry Christmas")),
-        SUPPORT: T(tr("support")),
-        OVER: T(tr("over")),
+        CHOOSE: T("everyone chooses a Grizzled", "mọi người chọn Grizzled"),
+        INTENSITY: T("the Leader chooses the Intensity", "Lãnh đạo chọn Cường độ"),
+        TURN: T("turns", "các lượt chơi"),
+        SPEECH: T("answering a speech", "đáp lại bài phát biểu"),
+        CHRISTMAS: T("Merry Christmas", "Giáng sinh an lành"),
+        SUPPORT: T("support", "hỗ trợ"),
+        OVER: T("over", "kết thúc"),
     }.get(view["phase"], view["phase"])
-    lines.append(T(tr("Mission {view} — {phase_text}.", view=view['mission'], phase_text=phase_text)))
-    lines.append(T(tr("Trials pile: {view} cards. Morale Reserve: {view2} cards. Speech tokens in supply: {view3}.", view=view['trials'], view2=view['reserve'], view3=view['speech_supply'])))
-    nml = ", ".join(face(f) for f in view["nml"]) or T(tr("empty"))
-    lines.append(T(tr("No Man's Land: {nml}.", nml=nml)))
+    lines.append(T(f"Mission {view['mission']} — {phase_text}.", f"Nhiệm vụ {view['mission']} — {phase_text}."))
+    lines.append(T(f"Trials pile: {view['trials']} cards. Morale Reserve: {view['reserve']} cards. "
+                   f"Speech tokens in supply: {view['speech_supply']}.",
+                   f"Chồng Thử thách: {view['trials']} lá. Dự trữ Nhuệ khí: {view['reserve']} lá. "
+                   f"Token Phát biểu còn: {view['speech_supply']}."))
+    nml = ", ".join(face(f) for f in view["nml"]) or T("empty", "trống")
+    lines.append(T(f"No Man's Land: {nml}.", f"No Man's Land: {nml}."))
     counts = [f"{c.threat_name(t).get(lang)} {n}" for t, n in view["threat_counts"].items() if n]
     if counts:
-        lines.append(T(tr("Threat counts (3 fails the mission): ")) + ", ".join(counts) + ".")
+        lines.append(T("Threat counts (3 fails the mission): ", "Số mối đe dọa (3 là thất bại): ") + ", ".join(counts) + ".")
     lines.append("")
     for p, pname in enumerate(names):
         g = view["grizzled"][p]
         marks = []
         if p == view["leader"]:
-            marks.append(T(tr("Leader")))
+            marks.append(T("Leader", "Lãnh đạo"))
         if view["turn"] == p or p in view["to_act"]:
-            marks.append(T(tr("to act")))
+            marks.append(T("to act", "đến lượt"))
         if view["withdrawn"][p] and view["phase"] in (TURN, SPEECH, CHRISTMAS):
-            marks.append(T(tr("withdrawn")) + (T(tr(", tile placed")) if view["placed"][p] else ""))
+            marks.append(T("withdrawn", "đã rút lui") + (T(", tile placed", ", đã úp thẻ") if view["placed"][p] else ""))
         if g is None:
-            who, charm = T(tr("(choosing a Grizzled)")), "—"
+            who, charm = T("(choosing a Grizzled)", "(đang chọn Grizzled)"), "—"
         else:
             who = g["name"]
-            charm = c.threat_name(g["charm"]).get(lang) + ("" if g["charm_ready"] else T(tr(" (used)")))
+            charm = c.threat_name(g["charm"]).get(lang) + ("" if g["charm_ready"] else T(" (used)", " (đã dùng)"))
         knocks = ", ".join(face(f) for f in view["knocks"][p]) or "—"
         lines.append(f"{pname} — {who} [{'; '.join(marks)}]" if marks else f"{pname} — {who}")
-        lines.append(T(tr("  charm: {charm}; cards in hand: {view}; Support tiles: {view2}; Speech tokens: {view3}", charm=charm, view=view['hand_sizes'][p], view2=view['tile_counts'][p], view3=view['speech_held'][p])))
+        lines.append(T(f"  charm: {charm}; cards in hand: {view['hand_sizes'][p]}; Support tiles: "
+                       f"{view['tile_counts'][p]}; Speech tokens: {view['speech_held'][p]}",
+                       f"  bùa: {charm}; bài trên tay: {view['hand_sizes'][p]}; thẻ Hỗ trợ: "
+                       f"{view['tile_counts'][p]}; token Phát biểu: {view['speech_held'][p]}"))
         weight = view["weights"][p]
-        lines.append(T(tr("  Hard Knocks (weight {weight}, 4 loses): {knocks}", weight=weight, knocks=knocks)))
+        lines.append(T(f"  Hard Knocks (weight {weight}, 4 loses): {knocks}", f"  Hard Knock (nặng {weight}, 4 là thua): {knocks}"))
     shown = [f for k in view["knocks"] for f in k] + list(view["hand"] or [])
     kinds = [c.faces[f].knock for f in shown if f in c.faces and c.faces[f].knock]
     helps = {k: c.knocks[k] for k in kinds if k}
@@ -157,37 +163,51 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         first = ", ".join(names[p] for p in ch["first"])
         waiting = ", ".join(names[p] for p in ch["waiting"]) or "—"
         lines.append("")
-        lines.append(T(tr("Grizzled still free: {free}.", free=free)))
-        lines.append(T(tr("Each of you secretly chooses one (`choose felix`, or by the lucky charm: `choose night`) and may change it until everyone has chosen. If two ask for the same Grizzled, the one first in turn order from the Leader keeps it ({first}) and the other chooses again.", first=first)))
-        lines.append(T(tr("Waiting for: {waiting}.", waiting=waiting)))
+        lines.append(T(f"Grizzled still free: {free}.", f"Grizzled còn trống: {free}."))
+        lines.append(T("Each of you secretly chooses one (`choose felix`, or by the lucky charm: `choose night`) and "
+                       "may change it until everyone has chosen. If two ask for the same Grizzled, the one first in "
+                       f"turn order from the Leader keeps it ({first}) and the other chooses again.",
+                       "Mỗi người bí mật chọn một thẻ (`chọn felix`, hoặc theo Bùa may mắn: `chọn đêm`) và có thể "
+                       "đổi cho đến khi mọi người đã chọn. Nếu hai người chọn cùng một Grizzled, người đứng trước theo "
+                       f"thứ tự lượt tính từ Lãnh đạo được giữ ({first}), người kia chọn lại."))
+        lines.append(T(f"Waiting for: {waiting}.", f"Đang chờ: {waiting}."))
     if view["intensity"]:
         lo, hi = view["intensity"]["min"], view["intensity"]["max"]
         lines.append("")
-        lines.append(T(tr("{names} chooses an Intensity from {lo} to {hi}; {hi} deals the whole Trials pile.", names=names[view['leader']], lo=lo, hi=hi))
+        lines.append(T(f"{names[view['leader']]} chooses an Intensity from {lo} to {hi}; {hi} deals the whole Trials pile.",
+                       f"{names[view['leader']]} chọn Cường độ từ {lo} đến {hi}; {hi} chia hết chồng Thử thách.")
                      if lo < hi else
-                     T(tr("{names} sets Intensity {lo}, the only one possible.", names=names[view['leader']], lo=lo)))
+                     T(f"{names[view['leader']]} sets Intensity {lo}, the only one possible.",
+                       f"{names[view['leader']]} chọn Cường độ {lo}, mức duy nhất có thể."))
     if view["speech"]:
         sp = view["speech"]
         waiting = ", ".join(names[p] for p in sp["waiting"]) or "—"
         lines.append("")
-        lines.append(T(tr("{names} gave a speech about {threat_name}; waiting for: {waiting}.", names=names[sp['speaker']], threat_name=c.threat_name(sp['threat']), waiting=waiting)))
+        lines.append(T(f"{names[sp['speaker']]} gave a speech about {c.threat_name(sp['threat']).en}; waiting for: {waiting}.",
+                       f"{names[sp['speaker']]} phát biểu về {c.threat_name(sp['threat']).vi}; đang chờ: {waiting}."))
     if view["you"] is not None:
         lines.append("")
         hand = view["hand"] or []
-        lines.append(T(tr("Your hand (play N plays card N):")))
+        lines.append(T("Your hand (play N plays card N):", "Bài trên tay (play N để đánh lá số N):"))
         lines.extend(f"  {i}. {face(f)}" for i, f in enumerate(hand, 1))
         if not hand:
-            lines.append(T(tr("  (empty)")))
+            lines.append(T("  (empty)", "  (trống)"))
         tiles = ", ".join(_tile_name(t, lang) for t in view["tiles"] or []) or "—"
-        lines.append(T(tr("Your Support tiles: {tiles}.", tiles=tiles)))
+        lines.append(T(f"Your Support tiles: {tiles}.", f"Thẻ Hỗ trợ của bạn: {tiles}."))
         if view["my_placed"]:
-            lines.append(T(tr("You placed face down: {tile_name}.", tile_name=_tile_name(view['my_placed'], lang))))
+            lines.append(T(f"You placed face down: {_tile_name(view['my_placed'], lang)}.",
+                           f"Bạn đã úp: {_tile_name(view['my_placed'], lang)}."))
         if view["my_pick"]:
-            lines.append(T(tr("You asked for: {view} (you may change it until everyone has chosen).", view=view['my_pick'])))
+            lines.append(T(f"You asked for: {view['my_pick']} (you may change it until everyone has chosen).",
+                           f"Bạn đã chọn: {view['my_pick']} (có thể đổi cho đến khi mọi người đã chọn)."))
         if view["my_answer"] is not None:
-            ans = face(view["my_answer"]) if view["my_answer"] else T(tr("keep"))
-            lines.append(T(tr("Your answer to the speech: {ans} (you may change it).", ans=ans)))
+            ans = face(view["my_answer"]) if view["my_answer"] else T("keep", "giữ bài")
+            lines.append(T(f"Your answer to the speech: {ans} (you may change it).",
+                           f"Trả lời của bạn: {ans} (có thể đổi)."))
     lines.append("")
-    lines.append(T(tr("Commands: choose felix | play N | play rain shell | charm | speech gas | withdraw left | intensity 3 | discard … | keep | heal … | remove … | recover charm | decline")))
+    lines.append(T("Commands: choose felix | play N | play rain shell | charm | speech gas | withdraw left | "
+                   "intensity 3 | discard … | keep | heal … | remove … | recover charm | decline",
+                   "Lệnh: chọn felix | play N (đánh) | play mưa đạn pháo | charm (bùa) | speech gas (phát biểu) | "
+                   "withdraw left (rút lui trái) | intensity 3 (cường độ) | discard … (bỏ) | keep (giữ)"))
     return "\n".join(lines)
 

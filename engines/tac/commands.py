@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Text, tr
+from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, tr
 from engines.tac.board import HOME
 from engines.tac.content import CARD_WORDS, fold
 from engines.tac.plays import MARBLE_BY_NAME, Uses
@@ -171,7 +171,8 @@ def read(text: str) -> Reading:
                 m, k, _ = r.parts[-1]
                 r.parts[-1] = (m, k, dest)
         elif tok.isdigit() and r.card is None and not r.marbles:
-            raise InvalidCommand(tr("There is no card {tok} in TAC (cards: 1-10, 12, 13, Trickser, TAC).", tok=tok))
+            raise InvalidCommand(tr(f"There is no card {tok} in TAC (cards: 1-10, 12, 13, Trickser, TAC).",
+                                    f"TAC không có lá {tok} (các lá: 1-10, 12, 13, Trickser, TAC)."))
         elif tok.isdigit():
             n = int(tok)
             if r.parts and r.parts[-1][1] == 0:
@@ -185,7 +186,7 @@ def read(text: str) -> Reading:
         bad, whole = " ".join(unknown), text.strip()
         where_en = "" if fold(whole) == bad else f" in {whole!r}"
         where_vi = "" if fold(whole) == bad else f" trong {whole!r}"
-        raise InvalidCommand(Text(f"Cannot read {bad!r}{where_en}: a line counts only when the whole line is a "
+        raise InvalidCommand(tr(f"Cannot read {bad!r}{where_en}: a line counts only when the whole line is a "
                                 "command, so write just the move.",
                                 f"Không hiểu {bad!r}{where_vi}: một dòng chỉ được tính khi cả dòng là lệnh, "
                                 "hãy chỉ viết nước đi."))
@@ -247,11 +248,16 @@ def examples(commands: list[str], limit: int = 6) -> list[str]:
 def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str]) -> IllegalCommand:
     what = text.strip()
     if r.card is not None and r.verb is None and r.card not in hand_words:
-        return IllegalCommand(tr("You read as playing {card!r}, but you have no such card to play now. Try: {join}.", card=r.card, join=', '.join(examples(cmds))), examples(cmds))
-    return IllegalCommand(tr("{what!r} is not a legal move now. Legal moves include: {join}.", what=what, join=', '.join(examples(cmds))),
+        return IllegalCommand(tr(f"You read as playing {r.card!r}, but you have no such card to play now. "
+                                 f"Try: {', '.join(examples(cmds))}.",
+                                 f"Đọc được lá {r.card!r}, nhưng bạn không có lá đó để đánh lúc này. "
+                                 f"Thử: {', '.join(examples(cmds))}."), examples(cmds))
+    return IllegalCommand(tr(f"{what!r} is not a legal move now. Legal moves include: {', '.join(examples(cmds))}.",
+                             f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {', '.join(examples(cmds))}."),
                           examples(cmds))
 
 
 def refuse_many(text: str, options: list[str]) -> AmbiguousCommand:
-    return AmbiguousCommand(tr("{strip!r} fits several moves; write one of: {join}.", strip=text.strip(), join=', '.join(options[:8])),
+    return AmbiguousCommand(tr(f"{text.strip()!r} fits several moves; write one of: {', '.join(options[:8])}.",
+                               f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {', '.join(options[:8])}."),
                             options[:8])

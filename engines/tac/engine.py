@@ -143,17 +143,22 @@ class TacEngine(Engine[TacState]):
         legal = flow.legal(state, seat)
         commands = [c.command for c in self.menu(state, seat)] if legal else []
         if not text.strip():
-            raise InvalidCommand(tr("Empty command. Write e.g. {join}.", join=', '.join(commands[:4] or ['give 12'])),
+            raise InvalidCommand(tr("Empty command. Write e.g. " + ", ".join(commands[:4] or ["give 12"]) + ".",
+                                    "Lệnh trống. Hãy viết ví dụ " + ", ".join(commands[:4] or ["give 12"]) + "."),
                                  commands[:6])
         try:
             reading = notation.read(text)
         except InvalidCommand as err:
-            raise InvalidCommand(tr("{message} Write e.g. {join}.", message=err.message, join=', '.join(commands[:4])),
+            raise InvalidCommand(tr(f"{err.message.en} Write e.g. {', '.join(commands[:4])}.",
+                                    f"{err.message.vi} Hãy viết ví dụ {', '.join(commands[:4])}."),
                                  commands[:6]) from None
         if not legal:
-            raise IllegalCommand(tr("It is not your turn to act."))
+            raise IllegalCommand(tr("It is not your turn to act.", "Chưa đến lượt bạn."))
         if not (reading.card or reading.verb or reading.marbles or reading.skip or reading.start):
-            raise InvalidCommand(tr("Cannot find a card or a move in {strip!r}. Write e.g. {join}.", strip=text.strip(), join=', '.join(commands[:4])), commands[:6])
+            raise InvalidCommand(tr(f"Cannot find a card or a move in {text.strip()!r}. Write e.g. "
+                                    f"{', '.join(commands[:4])}.",
+                                    f"Không tìm thấy lá bài hay nước đi trong {text.strip()!r}. Hãy viết ví dụ "
+                                    f"{', '.join(commands[:4])}."), commands[:6])
         if reading.card == "7" and reading.verb is None and reading.parts and any(
             a.kind == "seven" for a in legal
         ):
@@ -190,7 +195,8 @@ class TacEngine(Engine[TacState]):
                 part, after = seven.simulate(after, who, [(marble, steps, end)], home, total=steps)
                 done.extend(part)
         except seven.SplitError as err:
-            raise IllegalCommand(tr("Cannot carry out {strip!r}: {err}. Examples: {join}.", strip=text.strip(), err=err, join=', '.join(examples)),
+            raise IllegalCommand(tr(f"Cannot carry out {text.strip()!r}: {err}. Examples: {', '.join(examples)}.",
+                                    f"Không thực hiện được {text.strip()!r}. Ví dụ: {', '.join(examples)}."),
                                  examples) from None
         key = after.key()
         for action, res in legal.items():
@@ -211,7 +217,10 @@ class TacEngine(Engine[TacState]):
             return fits[0]
         if not fits:
             raise seven.SplitError(f"no marble of colour {written} can take {steps} steps now")
-        raise AmbiguousCommand(tr("{written!r} may mean several marbles; write the full name, e.g. {join}.", written=written, join=', '.join(examples)), examples)
+        raise AmbiguousCommand(tr(f"{written!r} may mean several marbles; write the full name, e.g. "
+                                  f"{', '.join(examples)}.",
+                                  f"{written!r} có thể là nhiều bi; hãy viết tên đầy đủ, ví dụ "
+                                  f"{', '.join(examples)}."), examples)
 
     def apply(self, state: TacState, seat: Seat, action: Action) -> tuple[TacState, list[Event]]:
         legal = flow.legal(state, seat)
@@ -220,7 +229,8 @@ class TacEngine(Engine[TacState]):
         elif action.kind == "seven" and any(a.kind == "seven" for a in legal):
             after = self._written_seven(state, seat, action)
         else:
-            raise IllegalCommand(tr("{kind} {join} is not legal now.", kind=action.kind, join=' '.join(map(str, action.args))),
+            raise IllegalCommand(tr(f"{action.kind} {' '.join(map(str, action.args))} is not legal now.",
+                                    f"{action.kind} {' '.join(map(str, action.args))} không hợp lệ lúc này."),
                                  [c.command for c in self.menu(state, seat)][:6] if legal else [])
         s = state.clone()
         s.version += 1
@@ -245,11 +255,11 @@ class TacEngine(Engine[TacState]):
                 steps, _, end = rest.partition(">h")
                 parts.append((MARBLE_BY_NAME[marble], int(steps), HOME + int(end) - 1 if end else None))
             except (ValueError, KeyError):
-                raise IllegalCommand(tr("Bad 7 part {text!r}.", text=text)) from None
+                raise IllegalCommand(tr(f"Bad 7 part {text!r}.", f"Phần lá 7 sai: {text!r}.")) from None
         try:
             return seven.simulate(state.board, who, parts, flow.home_steps(state))[1]
         except seven.SplitError as err:
-            raise IllegalCommand(tr("That 7 split is not legal: {err}.", err=err)) from None
+            raise IllegalCommand(tr(f"That 7 split is not legal: {err}.", "Cách chia lá 7 này không hợp lệ.")) from None
 
     # -- what people see ------------------------------------------------------
 
@@ -270,7 +280,7 @@ class TacEngine(Engine[TacState]):
         w = state.winners
         a, b = state.players[w], state.players[w + 2]
         return Outcome(frozenset({w, w + 2}), False,
-                       tr("{a} and {b} brought all eight marbles home", a=a, b=b))
+                       tr(f"{a} and {b} brought all eight marbles home", f"{a} và {b} đưa cả tám bi về nhà"))
 
     def bots(self) -> Mapping[str, Bot[TacState]]:
         return {"random": RandomBot(), "heuristic": HeuristicBot()}

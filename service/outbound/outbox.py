@@ -32,7 +32,6 @@ import aiosmtplib
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
-from engines.contract import tr
 from service.context import AppContext
 from service.faults import Backoff, is_transient
 from service.outbound.render import Attachment, Rendered, build_message
@@ -47,8 +46,13 @@ ERROR_KINDS = frozenset({"rejected", "finished", "too_large"})
 #: itself causes (turn, started, received, moved, over) are never limited.
 ANSWER_KINDS = ERROR_KINDS | {"help", "info", "invite"}
 
-LAST_ANSWER_NOTE = tr("This is the last answer I send to this address for now (too many in a short time); mail about your games keeps coming, and I answer again {when}.")
-LAST_ANSWER_WHEN = {"hour": tr("in an hour"), "day": tr("tomorrow")}
+LAST_ANSWER_NOTE = {
+    "en": "This is the last answer I send to this address for now (too many in a short time); "
+          "mail about your games keeps coming, and I answer again {when}.",
+    "vi": "Đây là thư trả lời cuối cùng tôi gửi đến địa chỉ này lúc này (quá nhiều trong thời gian ngắn); "
+          "thư về các ván chơi vẫn được gửi, và tôi sẽ trả lời lại {when}.",
+}
+LAST_ANSWER_WHEN = {"hour": {"en": "in an hour", "vi": "sau một giờ"}, "day": {"en": "tomorrow", "vi": "vào ngày mai"}}
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=6)
 #: How long a claim (``sending``) of another host's process is trusted before it counts as

@@ -11,7 +11,6 @@ from typing import Any
 
 from sqlmodel import Session
 
-from engines.contract import tr
 from service.context import AppContext
 from service.outbound.notify import Results
 from service.outbound.outbox import queue_mail
@@ -28,7 +27,8 @@ def handle_mailbox_mail(session: Session, ctx: AppContext, address: str, display
     for line in lines[:20]:
         found = find_command(MAILBOX_COMMANDS, line)
         if found is None:
-            box.results.not_understood.append({"text": line, "why": tr("not a command; reply to a game mail to play")[lang]})
+            box.results.not_understood.append({"text": line, "why": {
+                "en": "not a command; reply to a game mail to play", "vi": "không phải lệnh"}[lang]})
             continue
         command, args = found
         try:
@@ -42,7 +42,7 @@ def handle_mailbox_mail(session: Session, ctx: AppContext, address: str, display
     purpose = "rejected" if not results.done else "info"
     values: dict[str, Any] = {
         "player": box.player.name, "results": results.as_context(lang), "lines": results.lines,
-        "title": tr("Your request")[lang], "why": "",
+        "title": {"en": "Your request", "vi": "Yêu cầu của bạn"}[lang], "why": "",
     }
     if results.wants_help or not results.done:
         values["commands"] = help_lines(MAILBOX_COMMANDS, lang)
