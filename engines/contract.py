@@ -22,33 +22,138 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from engines import i18n
+
 Seat = int
 JSON = Any  # a JSON-serialisable value: dict/list/str/int/float/bool/None
 
-LANGS: tuple[str, ...] = ("en", "vi")
+def __getattr__(name: str) -> Any:
+    """``LANGS``: the languages served = the message catalogs present (see engines.i18n)."""
+    if name == "LANGS":
+        return i18n.languages()
+    raise AttributeError(name)
 
 
-@dataclass(frozen=True)
 class Text:
-    """A sentence in every language we serve. Engines write both; the service picks one."""
+    """A player-facing sentence, translated lazily: an English msgid, its named arguments and
+    an optional gettext context. ``get(lang)`` looks the msgid up in the ``lang`` catalog and
+    fills the arguments (which may themselves be Texts) when a mail is written.
 
-    en: str
-    vi: str
+    ``literal`` holds fixed words per language: data stored before the catalogs existed
+    (``{"en": .., "vi": ..}``) and the rare pair not yet moved to a catalog.
+    """
 
-    def get(self, lang: str) -> str:
-        return self.vi if lang == "vi" else self.en
+    __slots__ = ("args", "context", "literal", "msgid")
 
-    def to_json(self) -> dict[str, str]:
-        return {"en": self.en, "vi": self.vi}
+    msgid: str
+    args: tuple[tuple[str, Any], ...]
+    context: str | None
+    literal: tuple[tuple[str, str], ...]
+
+    def __init__(self, msgid: str, vi: str | None = None, /, *, context: str | None = None,
+                 args: Mapping[str, Any] | None = None, literal: Mapping[str, str] | None = None) -> None:
+        if vi is not None:  # the old bilingual pair Text(en, vi)
+            literal = {"en": msgid, "vi": vi}
+        object.__setattr__(self, "msgid", msgid)
+        object.__setattr__(self, "args", tuple(sorted((args or {}).items())))
+        object.__setattr__(self, "context", context)
+        object.__setattr__(self, "literal", tuple(sorted((literal or {}).items())))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Text is immutable")
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.msgid, repr(self.args), self.context, self.literal)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Text({self.msgid!r}, args={dict(self.args)!r})" if not self.literal else f"Text({dict(self.literal)!r})"
+
+    def get(self, lang: str, default: Any = None) -> str:
+        """The sentence in ``lang`` (English when the catalog lacks it). ``default`` is ignored:
+        it keeps ``words.get(lang, words["en"])``, written for the old dicts, working."""
+        if self.literal:
+            words = dict(self.literal)
+            return words.get(lang, words.get("en", self.msgid))
+        return i18n.render(lang, self.msgid, dict(self.args), self.context)
+
+    get_text = get
+
+    def __getitem__(self, lang: str) -> str:
+        """``text[lang]``, so code that indexed an ``{"en": .., "vi": ..}`` dict reads a Text too."""
+        return self.get(lang)
+
+    def __contains__(self, lang: object) -> bool:
+        """``lang in text``: every language served has words (English at worst)."""
+        return lang in i18n.languages()
+
+    @property
+    def en(self) -> str:
+        return self.get("en")
+
+    @property
+    def vi(self) -> str:
+        return self.get("vi")
+
+    def to_json(self) -> dict[str, Any]:
+        if self.literal:
+            return dict(self.literal)
+        out: dict[str, Any] = {"msgid": self.msgid}
+        if self.args:
+            out["args"] = {k: _arg_to_json(v) for k, v in self.args}
+        if self.context is not None:
+            out["ctx"] = self.context
+        return out
 
     @staticmethod
-    def from_json(data: Mapping[str, str]) -> Text:
-        return Text(en=data["en"], vi=data["vi"])
+    def from_json(data: Mapping[str, Any]) -> Text:
+        if "msgid" not in data:  # stored before the catalogs: fixed words per language
+            return Text(str(data.get("en", "")), literal={k: str(v) for k, v in data.items()})
+        args = {k: _arg_from_json(v) for k, v in dict(data.get("args") or {}).items()}
+        return Text(str(data["msgid"]), context=data.get("ctx"), args=args)
 
 
-def tr(en: str, vi: str | None = None) -> Text:
-    """Shorthand for a bilingual text; ``vi`` defaults to the English text (for names, numbers)."""
-    return Text(en, en if vi is None else vi)
+def text_of(data: Mapping[str, Any], lang: str) -> str:
+    """A Text stored as JSON (in a view or a state) in ``lang``: the catalog form
+    (``{"msgid": ..}``) or the fixed-words form (``{"en": .., "vi": ..}``)."""
+    return Text.from_json(data).get(lang)
+
+
+def _arg_to_json(value: Any) -> Any:
+    if isinstance(value, Text):
+        return {"$text": value.to_json()}
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _arg_to_json(v) for k, v in value.items()}
+    return str(value)
+
+
+def _arg_from_json(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        if set(value) == {"$text"}:
+            return Text.from_json(value["$text"])
+        return {k: _arg_from_json(v) for k, v in value.items()}
+    return value
+
+
+def tr(msgid: str, vi: str | None = None, /, **args: Any) -> Text:
+    """A translatable sentence: ``tr("{name} draws a card.", name=who)``. The English text is the
+    msgid (Babel extracts it); its translations live in the catalogs. ``tr(en, vi)`` with two
+    texts is the old pair form, kept working until the codemod has moved it to a catalog."""
+    if vi is not None:
+        return Text(msgid, literal={"en": msgid, "vi": vi})
+    return Text(msgid, args=args)
+
+
+def trc(context: str, msgid: str, /, **args: Any) -> Text:
+    """Like :func:`tr`, with a gettext context for one English word that needs two translations."""
+    return Text(msgid, context=context, args=args)
 
 
 # ---------------------------------------------------------------------------
@@ -162,7 +267,7 @@ class CommandError(ValueError):
     def __init__(self, message: Text | str, examples: Sequence[str] = ()) -> None:
         self.message = message if isinstance(message, Text) else tr(message)
         self.examples = list(examples)
-        super().__init__(self.message.en)
+        super().__init__(self.message.get("en"))
 
 
 class InvalidCommand(CommandError):

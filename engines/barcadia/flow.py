@@ -58,7 +58,7 @@ from engines.barcadia.state import (
     new_turn_flags,
 )
 from engines.barcadia.words import played_text
-from engines.contract import Action, Seat
+from engines.contract import Action, Seat, tr
 from engines.rng import Rng
 
 
@@ -143,12 +143,11 @@ def reveal(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     assert tile is not None
     c = content()
     kind_en, kind_vi = KIND_NAMES[tile.kind]
-    stats = f" (level {tile.level}, damage {tile.damage})" if tile.level else (
-        f" (damage {tile.damage})" if tile.damage else "")
-    stats_vi = f" (cấp {tile.level}, sát thương {tile.damage})" if tile.level else (
-        f" (sát thương {tile.damage})" if tile.damage else "")
-    say(ev, f"{name(s, seat)} reveals room {room}: {tile.name.en}, a {kind_en}{stats}.",
-        f"{name(s, seat)} lật mở phòng {room}: {tile.name.vi}, {kind_vi}{stats_vi}.")
+    kind = tr(kind_en, kind_vi)  # a word pair of the content, kept as it is
+    stats = tr(f" (level {tile.level}, damage {tile.damage})", f" (cấp {tile.level}, sát thương {tile.damage})") \
+        if tile.level else tr(f" (damage {tile.damage})", f" (sát thương {tile.damage})") if tile.damage else tr("")
+    say(ev, f"{name(s, seat)} reveals room {room}: {tile.name.en}, a {kind.en}{stats.en}.",
+        f"{name(s, seat)} lật mở phòng {room}: {tile.name.vi}, {kind.vi}{stats.vi}.")
     if tile.kind == "monster":
         fight_monster(s, seat, room, ev)
     elif tile.kind in ("team", "boss"):
@@ -366,8 +365,9 @@ def open_window_round(s: BarcadiaState, ev: Events) -> bool:
     s.window = {"open": True, "next": [], "asked": asked, "chosen": {}}
     s.step_version = s.version
     # Told only to those asked (their mail asks them anyway); the others see what gets played.
-    say(ev, "Between turns: " + ", ".join(name(s, x) for x in asked) + " may play a between-turns card.",
-        "Giữa lượt: " + ", ".join(name(s, x) for x in asked) + " có thể dùng thẻ giữa lượt.", frozenset(asked))
+    who = ", ".join(name(s, x) for x in asked)
+    say(ev, f"Between turns: {who} may play a between-turns card.", f"Giữa lượt: {who} có thể dùng thẻ giữa lượt.",
+        frozenset(asked))
     return True
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from engines import i18n
 from engines.barcadia import resolutions as R
 from engines.barcadia.content import Card, Effect, Room, content
 from engines.barcadia.state import BEATEN, DROPS, PHASE_OVER, PHASE_TURN, TILE, TRAPS, UP, BarcadiaState
@@ -19,8 +20,9 @@ Events = list[Event]
 LOOT_DAMAGE_SCOPES = frozenset({"All"})
 
 
-def say(ev: Events, en: str, vi: str, to: frozenset[Seat] | None = None) -> None:
-    ev.append(Event(tr(en, vi), to))
+def say(ev: Events, text: Text, to: frozenset[Seat] | None = None) -> None:
+    """Record a sentence (a catalog message) for everyone, or for the seats ``to`` only."""
+    ev.append(Event(text, to))
 
 
 def name(s: BarcadiaState, seat: Seat) -> str:
@@ -259,8 +261,8 @@ def gain_loot(s: BarcadiaState, seat: Seat, count: int, ev: Events) -> None:
     if got:
         c = content()
         say(ev, f"{name(s, seat)} gains {len(got)} Loot card{'' if len(got) == 1 else 's'}.", f"{name(s, seat)} nhận {len(got)} thẻ Chiến Lợi Phẩm.")
-        say(ev, "You gain: " + ", ".join(c.loot[g].name.en for g in got) + ".",
-            "Bạn nhận: " + ", ".join(c.loot[g].name.vi for g in got) + ".", frozenset({seat}))
+        gained = {lang: ", ".join(c.loot[g].name.get(lang) for g in got) for lang in i18n.languages()}
+        say(ev, f"You gain: {gained['en']}.", f"Bạn nhận: {gained['vi']}.", frozenset({seat}))
 
 
 def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:

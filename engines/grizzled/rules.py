@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from engines import i18n
 from engines.contract import Event, Text
 from engines.grizzled.content import Card, Character, content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
@@ -51,8 +52,14 @@ def name(s: GrizzledState, seat: int) -> str:
     return s.players[seat]
 
 
-def say(events: Events, en: str, vi: str, to: int | None = None) -> None:
-    events.append(Event(Text(en, vi), None if to is None else frozenset({to})))
+def say(events: Events, text: Text, to: int | None = None) -> None:
+    """Record a sentence (a catalog message) for everyone, or for seat ``to`` only."""
+    events.append(Event(text, None if to is None else frozenset({to})))
+
+
+def face_text(face: str) -> Text:
+    """A card face in words, per language (a Text, so it can be a message's argument)."""
+    return content().face_text(face)
 
 
 def face_en(face: str) -> str:
@@ -323,8 +330,8 @@ def choose_intensity(s: GrizzledState, seat: int, intensity: int, ev: Events) ->
     for p in range(s.n):
         new = s.hands[p][len(s.hands[p]) - dealt[p]:]
         if new:
-            say(ev, "You receive: " + ", ".join(face_en(card(c).face) for c in new) + ".",
-                "Bạn nhận được: " + ", ".join(face_vi(card(c).face) for c in new) + ".", to=p)
+            got = {lang: ", ".join(face_text(card(c).face).get(lang) for c in new) for lang in i18n.languages()}
+            say(ev, f"You receive: {got['en']}.", f"Bạn nhận được: {got['vi']}.", to=p)
     shown = ", ".join(f"{name(s, p)} {dealt[p]}" for p in range(s.n))
     say(
         ev,
@@ -338,10 +345,10 @@ def choose_intensity(s: GrizzledState, seat: int, intensity: int, ev: Events) ->
 def _play(s: GrizzledState, seat: int, cid: str, traps: bool, ev: Events) -> str:
     """Put one card into play (GR-26). Returns "failed", "christmas" or "ok"."""
     c = card(cid)
-    fen, fvi = face_en(c.face), face_vi(c.face)
+    shown = face_text(c.face)
     if c.kind == "threat":
         s.nml.append(cid)
-        say(ev, f"{name(s, seat)} plays {fen} into No Man's Land.", f"{name(s, seat)} đánh {fvi} vào No Man's Land.")
+        say(ev, f"{name(s, seat)} plays {shown.en} into No Man's Land.", f"{name(s, seat)} đánh {shown.vi} vào No Man's Land.")
         if mission_failed(s):
             return "failed"  # GR-28: failure ends the Mission before any Trap draw
         if c.trap and traps:
@@ -353,9 +360,9 @@ def _play(s: GrizzledState, seat: int, cid: str, traps: bool, ev: Events) -> str
         return "ok"
     if c.kind == "hard_knock":
         s.knocks[seat].append(cid)
-        say(ev, f"{name(s, seat)} takes the Hard Knock {fen}.", f"{name(s, seat)} nhận Hard Knock {fvi}.")
+        say(ev, f"{name(s, seat)} takes the Hard Knock {shown.en}.", f"{name(s, seat)} nhận Hard Knock {shown.vi}.")
         return "failed" if mission_failed(s) else "ok"
-    say(ev, f"{name(s, seat)} plays {fen}.", f"{name(s, seat)} chơi {fvi}.")
+    say(ev, f"{name(s, seat)} plays {shown.en}.", f"{name(s, seat)} chơi {shown.vi}.")
     return "christmas" if christmas_targets(s) else "ok"
 
 
@@ -382,8 +389,8 @@ def use_charm(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
     s.charm_ready[seat] = False
     say(
         ev,
-        f"{name(s, seat)} uses the lucky charm and removes {face_en(face)} from No Man's Land.",
-        f"{name(s, seat)} dùng Bùa may mắn, loại bỏ {face_vi(face)} khỏi No Man's Land.",
+        f"{name(s, seat)} uses the lucky charm and removes {face_text(face).en} from No Man's Land.",
+        f"{name(s, seat)} dùng Bùa may mắn, loại bỏ {face_text(face).vi} khỏi No Man's Land.",
     )
     end_turn(s, ev)
 
@@ -411,10 +418,9 @@ def resolve_characters(s: GrizzledState, ev: Events) -> None:
         else:
             s.characters[p] = cid
     kept = [p for p in s.choosers if p not in again]
-    shown = [(f"{name(s, p)}: {character_text(s.characters[p]).en}",
-              f"{name(s, p)}: {character_text(s.characters[p]).vi}") for p in kept]
-    say(ev, "Grizzled chosen — " + "; ".join(en for en, _ in shown) + ".",
-        "Các Grizzled đã chọn — " + "; ".join(vi for _, vi in shown) + ".")
+    chosen = {lang: "; ".join(f"{name(s, p)}: {character_text(s.characters[p]).get(lang)}" for p in kept)
+              for lang in i18n.languages()}
+    say(ev, f"Grizzled chosen — {chosen['en']}.", f"Các Grizzled đã chọn — {chosen['vi']}.")
     for p in again:
         cid = s.picks[str(p)]
         holder = name(s, s.characters.index(cid))
@@ -455,7 +461,7 @@ def answer_speech(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
     """Record a secret answer (replaceable); resolve all answers together once everyone chose (GR-33)."""
     s.responses[str(seat)] = face
     if face:
-        say(ev, f"You will discard {face_en(face)}.", f"Bạn sẽ bỏ {face_vi(face)}.", to=seat)
+        say(ev, f"You will discard {face_text(face).en}.", f"Bạn sẽ bỏ {face_text(face).vi}.", to=seat)
     else:
         say(ev, "You will keep your cards.", "Bạn sẽ giữ bài.", to=seat)
     if all(str(p) in s.responses for p in s.responders):
@@ -471,7 +477,7 @@ def finish_speech(s: GrizzledState, ev: Events) -> None:
             cid = next(c for c in s.hands[p] if card(c).face == face)
             s.hands[p].remove(cid)
             say(ev, f"{name(s, p)} discards a card showing {t.en}.", f"{name(s, p)} bỏ một lá có {t.vi}.")
-            say(ev, f"You discarded {face_en(face)}.", f"Bạn đã bỏ {face_vi(face)}.", to=p)
+            say(ev, f"You discarded {face_text(face).en}.", f"Bạn đã bỏ {face_text(face).vi}.", to=p)
         else:
             say(ev, f"{name(s, p)} keeps their cards.", f"{name(s, p)} giữ bài.")
     s.phase = TURN
@@ -535,8 +541,8 @@ def christmas(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
         for cid in s.knocks[p]:
             if card(cid).face == face:
                 s.knocks[p].remove(cid)
-                say(ev, f"Merry Christmas: {name(s, seat)} removes {face_en(face)} from {name(s, p)}.",
-                    f"Giáng sinh an lành: {name(s, seat)} loại bỏ {face_vi(face)} của {name(s, p)}.")
+                say(ev, f"Merry Christmas: {name(s, seat)} removes {face_text(face).en} from {name(s, p)}.",
+                    f"Giáng sinh an lành: {name(s, seat)} loại bỏ {face_text(face).vi} của {name(s, p)}.")
                 s.phase = TURN
                 end_turn(s, ev)
                 return
@@ -607,9 +613,8 @@ def take_help(s: GrizzledState, seat: int, kind: str, faces: tuple[str, ...], ev
         for face in faces:
             cid = next(c for c in s.knocks[seat] if card(c).face == face)
             s.knocks[seat].remove(cid)
-        shown_en = ", ".join(face_en(f) for f in faces)
-        shown_vi = ", ".join(face_vi(f) for f in faces)
-        say(ev, f"{name(s, seat)} removes {shown_en}.", f"{name(s, seat)} loại bỏ {shown_vi}.")
+        shown = {lang: ", ".join(face_text(f).get(lang) for f in faces) for lang in i18n.languages()}
+        say(ev, f"{name(s, seat)} removes {shown['en']}.", f"{name(s, seat)} loại bỏ {shown['vi']}.")
     elif kind == "recover":
         s.charm_ready[seat] = True
         say(ev, f"{name(s, seat)} recovers the lucky charm.", f"{name(s, seat)} khôi phục Bùa may mắn.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Text
+from engines.contract import Text, text_of
 from engines.grizzled import rules, words
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
@@ -183,10 +183,9 @@ def _commands_line(phase: str, lang: str) -> str:
 
 def render(view: Mapping[str, Any], lang: str) -> str:
     c = content()
-    vi = lang == "vi"
 
-    def T(en: str, v: str) -> str:
-        return v if vi else en
+    def T(text: Text) -> str:
+        return text.get(lang)
 
     def face(f: str) -> str:
         return c.face_text(f).get(lang)
@@ -194,7 +193,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     names: list[str] = view["players"]
     lines: list[str] = []
     if view["result"]:
-        lines.append(T("GAME OVER: ", "KẾT THÚC: ") + (view["reason"]["vi" if vi else "en"] if view["reason"] else ""))
+        lines.append(T("GAME OVER: ", "KẾT THÚC: ") + (text_of(view["reason"], lang) if view["reason"] else ""))
     phase_text = {
         CHOOSE: T("everyone chooses a Grizzled", "mọi người chọn Grizzled"),
         INTENSITY: T("the Leader chooses the Intensity", "Lãnh đạo chọn Cường độ"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engines.contract import Text
 from engines.tac import content as cardlib
 from engines.tac.board import HOME, LETTERS, WAIT, marble_name, start
 from engines.tac.state import TacState
@@ -86,8 +87,8 @@ def view(state: TacState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _t(lang: str, en: str, vi: str) -> str:
-    return vi if lang == "vi" else en
+def _t(lang: str, text: Text) -> str:
+    return text.get(lang)
 
 
 def _cards(cards: list[str], lang: str) -> str:

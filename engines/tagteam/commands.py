@@ -167,8 +167,8 @@ def _examples(content: Content, s: TTState, seat: int) -> list[str]:
     return [format_action(a) for a in acts[:4]]
 
 
-def _invalid(content: Content, s: TTState, seat: int, en: str, vi: str) -> InvalidCommand:
-    return InvalidCommand(tr(en, vi), _examples(content, s, seat))
+def _invalid(content: Content, s: TTState, seat: int, text: Text) -> InvalidCommand:
+    return InvalidCommand(text, _examples(content, s, seat))
 
 
 def fighter_refs(content: Content, words: list[str]) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Action
+from engines.contract import Action, text_of
 from engines.tagteam import words
 from engines.tagteam.commands import format_action, label
 from engines.tagteam.content import Content, ContentError, Fighter, Side, TokenKind, parse_act
@@ -197,7 +197,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     round_part = f"{_t('round', lang)} {view['round']} — " if view["round"] else ""  # no "Round 0" while drafting
     lines = [f"Tag Team — {round_part}{PHASES.get(view['phase'], (view['phase'], view['phase']))[1 if vi else 0]}"]
     if view["result"]:
-        reason = view["result"]["reason"]["vi" if vi else "en"]
+        reason = text_of(view["result"]["reason"], lang)
         winners = ", ".join(names[w] for w in view["result"]["winners"]) or ("hòa" if vi else "draw")
         lines.append(f"{_t('over', lang)}: {reason} — {winners}")
     in_play: dict[str, Mapping[str, str]] = {}

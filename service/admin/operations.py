@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, delete
 
+from engines import i18n
 from engines.contract import Engine, Outcome, tr
 from service.addresses import bare_address, base_address
 from service.admin.audit import operator_name, record
@@ -346,8 +347,8 @@ def replace(ctx: AppContext, game_id: int, seat: int, address: str, *, name: str
         raise BadArgument(f"bad address {address!r}: write e.g. ann@example.org")
     if base_address(new_address) == ctx.settings.service_address:
         raise BadArgument(f"{address!r} is the service's own address")
-    if lang not in ("en", "vi"):
-        raise BadArgument(f"bad language {lang!r}: en or vi")
+    if lang not in i18n.languages():
+        raise BadArgument(f"bad language {lang!r}: one of {', '.join(i18n.languages())}")
     with ctx.session() as s, stale_is_refused(game_id):
         game = open_game(s, game_id)
         require_active(game, "replace a seat in")
@@ -387,7 +388,7 @@ def replace(ctx: AppContext, game_id: int, seat: int, address: str, *, name: str
 def _farewell(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], old: Player) -> None:
     """A short mail to the replaced player: no board, no key (a reply reaches no game)."""
     assert game.id is not None
-    lang = old.lang if old.lang in ("en", "vi") else "en"
+    lang = old.lang if old.lang in i18n.languages() else i18n.SOURCE_LANG
     line = ("Người điều hành đã trao chỗ của bạn trong ván này cho người chơi khác; thư trả lời của bạn "
             "cho ván này sẽ không còn được đọc nữa." if lang == "vi" else
             "The operator gave your seat in this game to another player; your replies to this game "

@@ -70,16 +70,18 @@ def _cut(line: str) -> str:
     return line if len(line) <= SHOWN_WIDTH else line[: SHOWN_WIDTH - 1] + "…"
 
 
+#: the words of an outcome line, each a message of the catalog (``[lang]`` picks the language)
 OUTCOME_WORDS = {
-    "en": {"win": "{names} win{s} — {reason}", "draw": "a draw — {reason}", "lost": "nobody wins — {reason}",
-           "and": " and "},
-    "vi": {"win": "{names} thắng — {reason}", "draw": "hòa — {reason}", "lost": "không ai thắng — {reason}",
-           "and": " và "},
+    "win_one": {"en": "{names} wins — {reason}", "vi": "{names} thắng — {reason}"},
+    "win_many": {"en": "{names} win — {reason}", "vi": "{names} thắng — {reason}"},
+    "draw": {"en": "a draw — {reason}", "vi": "hòa — {reason}"},
+    "lost": {"en": "nobody wins — {reason}", "vi": "không ai thắng — {reason}"},
+    "and": {"en": " and ", "vi": " và "},
 }
 
 
 def outcome_text(outcome: Outcome | None, names: list[str], lang: str) -> str:
-    words = OUTCOME_WORDS.get(lang, OUTCOME_WORDS["en"])
+    words = {key: text[lang] for key, text in OUTCOME_WORDS.items()}
     if outcome is None:
         return ""
     reason = outcome.reason.get(lang)
@@ -88,8 +90,8 @@ def outcome_text(outcome: Outcome | None, names: list[str], lang: str) -> str:
     if not outcome.winners:
         return words["lost"].format(reason=reason)
     winners = [names[s] for s in sorted(outcome.winners)]
-    return words["win"].format(names=words["and"].join(winners), s="s" if len(winners) == 1 else "",
-                               reason=reason)
+    return words["win_one" if len(winners) == 1 else "win_many"].format(names=words["and"].join(winners),
+                                                                       reason=reason)
 
 
 def menu_context(engine: Engine[Any], state: Any, seat: int, lang: str) -> list[dict[str, Any]]:

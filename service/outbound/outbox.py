@@ -55,7 +55,7 @@ LAST_ANSWER_NOTE = {
     "vi": "Đây là thư trả lời cuối cùng tôi gửi đến địa chỉ này lúc này (quá nhiều trong thời gian ngắn); "
           "thư về các ván chơi vẫn được gửi, và tôi sẽ trả lời lại {when}.",
 }
-LAST_ANSWER_WHEN = {"en": {"hour": "in an hour", "day": "tomorrow"}, "vi": {"hour": "sau một giờ", "day": "vào ngày mai"}}
+LAST_ANSWER_WHEN = {"hour": {"en": "in an hour", "vi": "sau một giờ"}, "day": {"en": "tomorrow", "vi": "vào ngày mai"}}
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=6)
 #: How long a claim (``sending``) of another host's process is trusted before it counts as
@@ -146,7 +146,7 @@ def queue_mail(
     if last is not None:
         lang = session.exec(select(Player.lang).where(Player.address == to)).first() or "en"
         lang = lang if lang in LAST_ANSWER_NOTE else "en"
-        rendered = _with_note(rendered, LAST_ANSWER_NOTE[lang].format(when=LAST_ANSWER_WHEN[lang][last]))
+        rendered = _with_note(rendered, LAST_ANSWER_NOTE[lang].format(when=LAST_ANSWER_WHEN[last][lang]))
     now = ctx.clock.now()
     message_id = message_id or new_message_id(ctx, kind)
     raw = build_message(

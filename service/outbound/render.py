@@ -1,7 +1,9 @@
-"""Rendering mails from jinja2 templates named by purpose, one folder per language.
+"""Rendering mails from jinja2 templates named by purpose, in any language of the catalogs.
 
-Templates live in ``mail_templates/<lang>/<purpose>.txt.j2`` (its ``subject`` block is the
-subject) and ``<purpose>.html.j2``. They receive plain values only — names, lines of text,
+Templates live in ``mail_templates/<purpose>.txt.j2`` (its ``subject`` block is the subject)
+and ``<purpose>.html.j2``, one tree for every language: their words are English ``{% trans %}``
+blocks and ``_()`` calls (jinja2.ext.i18n), translated from the ``pbem`` gettext catalogs
+(engines.i18n), so a new language needs a new catalog and no new template. They receive plain values only — names, lines of text,
 the board rendered by ``engine.render_view`` from a view — never a game state, so a
 template cannot leak a secret the view does not hold.
 """
@@ -27,6 +29,7 @@ from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from engines import i18n
 from service.addresses import clean_name
 
 #: The line every mail carries; the reply above it is what we read.
@@ -81,19 +84,37 @@ class Renderer:
 
     def __init__(self, templates_dir: Path | str | None = None, service_name: str = "pbem") -> None:
         folder = Path(templates_dir) if templates_dir else default_templates_dir()
-        if not (folder / "en").is_dir():
+        if not (folder / "_layout.txt.j2").is_file():
             raise FileNotFoundError(f"mail templates not found in {folder}")
         self.service_name = service_name
-        # auto_reload off: templates are compiled once per process, not stat()ed per mail
-        self._text = Environment(loader=FileSystemLoader(folder), auto_reload=False, trim_blocks=True, lstrip_blocks=True,
-                                 keep_trailing_newline=True, undefined=StrictUndefined, autoescape=False)
-        self._html = Environment(loader=FileSystemLoader(folder), auto_reload=False, trim_blocks=True, lstrip_blocks=True,
-                                 undefined=StrictUndefined, autoescape=select_autoescape(["j2", "html"]))
+        self._folder = folder
+        self._envs: dict[str, tuple[Environment, Environment]] = {}
+
+    def _environments(self, lang: str) -> tuple[Environment, Environment]:
+        """The text and HTML environments of one language, made on first use: the gettext
+        callables are bound to the language, so one environment never serves two."""
+        if lang not in self._envs:
+            # auto_reload off: templates are compiled once per process, not stat()ed per mail
+            text = Environment(loader=FileSystemLoader(self._folder), auto_reload=False, trim_blocks=True,
+                               lstrip_blocks=True, keep_trailing_newline=True, undefined=StrictUndefined,
+                               autoescape=False, extensions=["jinja2.ext.i18n"])
+            html = Environment(loader=FileSystemLoader(self._folder), auto_reload=False, trim_blocks=True,
+                               lstrip_blocks=True, undefined=StrictUndefined,
+                               autoescape=select_autoescape(["j2", "html"]), extensions=["jinja2.ext.i18n"])
+            for env in (text, html):
+                env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+                    gettext=lambda msgid: i18n.gettext(lang, msgid),
+                    ngettext=lambda one, many, n: i18n.ngettext(lang, one, many, n),
+                    pgettext=lambda context, msgid: i18n.gettext(lang, msgid, context),
+                    npgettext=lambda context, one, many, n: i18n.ngettext(lang, one, many, n, context),
+                    newstyle=True)
+            self._envs[lang] = (text, html)
+        return self._envs[lang]
 
     def render(self, purpose: str, lang: str, **values: Any) -> Rendered:
         if purpose not in PURPOSES:
             raise ValueError(f"no mail purpose {purpose!r}")
-        lang = lang if lang in ("en", "vi") else "en"
+        lang = lang if lang in i18n.languages() else i18n.SOURCE_LANG
         for name_key in ("player", "host"):  # names are data: one line, capped (see clean_name)
             if isinstance(values.get(name_key), str):
                 values[name_key] = clean_name(values[name_key])
@@ -111,10 +132,11 @@ class Renderer:
             cid = f"board.{uuid.uuid4().hex[:16]}@pbem"
             ctx["board_image"] = {"cid": cid, "alt": picture.alt, "width": picture.width}
             images = (InlineImage(cid, picture.png, picture.alt),)
-        text_tpl = self._text.get_template(f"{lang}/{purpose}.txt.j2")
+        text_env, html_env = self._environments(lang)
+        text_tpl = text_env.get_template(f"{purpose}.txt.j2")
         subject = "".join(text_tpl.blocks["subject"](text_tpl.new_context(ctx))).strip()
         text = _tidy(text_tpl.render(ctx))
-        html = self._html.get_template(f"{lang}/{purpose}.html.j2").render({**ctx, "subject": subject})
+        html = html_env.get_template(f"{purpose}.html.j2").render({**ctx, "subject": subject})
         return Rendered(subject, text, html, images)
 
 

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from sqlmodel import Session, col, select
 
 import engines
+from engines import i18n
 from engines.contract import Engine, Event, Text, tr
 from engines.wording import fold, strip_fillers
 from service.addresses import bare_address
@@ -87,8 +88,9 @@ class Command:
 def _set_lang(player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
         raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
-    if len(args) != 1 or args[0] not in ("en", "vi"):
-        raise CommandFailed(tr("Write `lang vi` or `lang en`.", "Viết `lang vi` hoặc `lang en`."))
+    if len(args) != 1 or args[0] not in i18n.languages():
+        raise CommandFailed(tr(f"Write `lang` and one of: {', '.join(i18n.languages())}.",
+                               f"Viết `lang` và một trong: {', '.join(i18n.languages())}."))
     player.lang = args[0]
     results.done.append(f"lang {args[0]}")
 

@@ -276,14 +276,15 @@ def _duration(delta: timedelta, lang: str) -> str:
     minutes = max(int(delta.total_seconds() // 60), 0)
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
-    words = {"en": ("day", "days", "hour", "hours", "minutes"), "vi": ("ngày", "ngày", "giờ", "giờ", "phút")}[lang]
     parts = []
     if days:
-        parts.append(f"{days} {words[0] if days == 1 else words[1]}")
+        parts.append({"en": f"{days} day", "vi": f"{days} ngày"}[lang] if days == 1
+                     else {"en": f"{days} days", "vi": f"{days} ngày"}[lang])
     if hours:
-        parts.append(f"{hours} {words[2] if hours == 1 else words[3]}")
+        parts.append({"en": f"{hours} hour", "vi": f"{hours} giờ"}[lang] if hours == 1
+                     else {"en": f"{hours} hours", "vi": f"{hours} giờ"}[lang])
     if not parts:
-        parts.append(f"{mins} {words[4]}")
+        parts.append({"en": f"{mins} minutes", "vi": f"{mins} phút"}[lang])
     return " ".join(parts)
 
 

@@ -16,6 +16,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 import engines
+from engines import i18n
 from engines.contract import Action, Engine, Event, Outcome
 from service.addresses import bare_address, clean_name
 from service.clock import SystemClock
@@ -36,8 +37,8 @@ def create_player(
     existing = session.exec(select(Player).where(Player.address == address)).first()
     if existing is not None:
         return existing
-    if lang not in ("en", "vi"):
-        raise ValueError(f"language must be en or vi, not {lang!r}")
+    if lang not in i18n.languages():
+        raise ValueError(f"language must be one of {', '.join(i18n.languages())}, not {lang!r}")
     now = (ctx.clock if ctx else SystemClock()).now()
     player = Player(address=address, name=clean_name(name, address.split("@")[0]), lang=lang, tz=tz, created_at=now)
     session.add(player)

@@ -127,17 +127,15 @@ class DeadlinePolicy:
 
     def describe(self, lang: str = "en") -> str:
         """One line for a mail or the admin's screen."""
-        rem = ", ".join(f"{r:g} h" for r in self.reminders) or ("none" if lang == "en" else "không")
+        rem = ", ".join(f"{r:g} h" for r in self.reminders) or {"en": "none", "vi": "không"}[lang]
         weekend = {"en": "; weekends do not count", "vi": "; không tính cuối tuần"}[lang] if self.weekend_pause else ""
-        miss = {"en": {"wait": "wait for the player", "default": "a default move is played",
-                       "skip": "the turn is skipped"},
-                "vi": {"wait": "chờ người chơi", "default": "máy đi một nước mặc định",
-                       "skip": "bỏ lượt"}}[lang][self.on_miss]
-        if lang == "vi":
-            return (f"{self.hours:g} giờ mỗi lượt; nhắc trước {rem}; gia hạn {self.grace_hours:g} giờ{weekend}; "
-                    f"trễ hạn thì {miss}")
-        return (f"{self.hours:g} h per decision; reminders {rem} before; grace {self.grace_hours:g} h{weekend}; "
-                f"a missed deadline: {miss}")
+        miss = {"wait": {"en": "wait for the player", "vi": "chờ người chơi"},
+                "default": {"en": "a default move is played", "vi": "máy đi một nước mặc định"},
+                "skip": {"en": "the turn is skipped", "vi": "bỏ lượt"}}[self.on_miss][lang]
+        return {"en": f"{self.hours:g} h per decision; reminders {rem} before; grace {self.grace_hours:g} h{weekend}; "
+                      f"a missed deadline: {miss}",
+                "vi": f"{self.hours:g} giờ mỗi lượt; nhắc trước {rem}; gia hạn {self.grace_hours:g} giờ{weekend}; "
+                      f"trễ hạn thì {miss}"}[lang]
 
 
 def policy_of(game: Any, settings: Settings) -> DeadlinePolicy:

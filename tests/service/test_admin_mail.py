@@ -14,7 +14,7 @@ import pytest
 from sqlmodel import col, select
 
 import engines
-from engines.contract import Event, tr
+from engines.contract import Event, Text, tr
 from service.admin import operations
 from service.admin.undo import undo
 from service.outbound.render import format_deadline
@@ -157,7 +157,8 @@ def test_undo_of_a_secret_choice_reveals_nothing(world: World) -> None:
     with world.service.session() as s:
         row = s.exec(select(MoveLog).where(MoveLog.game_id == gid)).one()
         events = json.loads(row.events)
-        private = [e["text"][lang] for e in events if e["visible_to"] == [0] for lang in ("en", "vi")]
+        private = [Text.from_json(e["text"]).get(lang) for e in events if e["visible_to"] == [0]
+                   for lang in ("en", "vi")]
         assert private, events
         row.command = MARKERS[0]
         row.events = json.dumps([*events, Event(tr(MARKERS[1]), frozenset({0})).to_json()])

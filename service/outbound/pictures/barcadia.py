@@ -29,10 +29,10 @@ from service.outbound.pictures.canvas import (
 WIDTH = 640
 KIND_FILL = {"start": "#FFFFFF", "monster": "#F6D6C8", "team": "#F3C6DD", "boss": "#E9B7B7",
              "reward": "#D8EFD9", "portal": "#D6E6F5", "hoard": "#F8EDB0"}
-KIND_WORD = {"en": {"start": "Start", "monster": "Monster", "team": "Team", "boss": "Boss", "reward": "Reward",
-                    "portal": "Portal", "hoard": "Hoard"},
-             "vi": {"start": "Xuất phát", "monster": "Quái", "team": "Đội quái", "boss": "Trùm", "reward": "Thưởng",
-                    "portal": "Cổng", "hoard": "Kho báu"}}
+KIND_WORD = {"start": {"en": "Start", "vi": "Xuất phát"}, "monster": {"en": "Monster", "vi": "Quái"},
+             "team": {"en": "Team", "vi": "Đội quái"}, "boss": {"en": "Boss", "vi": "Trùm"},
+             "reward": {"en": "Reward", "vi": "Thưởng"}, "portal": {"en": "Portal", "vi": "Cổng"},
+             "hoard": {"en": "Hoard", "vi": "Kho báu"}}
 
 
 def _centre(q: int, r: int, size: float) -> tuple[float, float]:
@@ -46,7 +46,7 @@ def _hexagon(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
 
 def draw(view: Mapping[str, Any], lang: str) -> Picture:
     vi = lang == "vi"
-    words = KIND_WORD["vi" if vi else "en"]
+    words = {kind: text[lang] for kind, text in KIND_WORD.items()}
     rooms: list[dict[str, Any]] = list(view.get("rooms") or [])
     hexes: list[list[int]] = list(view.get("hexes") or [])
     cells: list[tuple[int, int, dict[str, Any]]] = []
