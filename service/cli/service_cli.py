@@ -30,8 +30,21 @@ def _settings(config: Path | None) -> Settings:
     return settings_from(config)
 
 
-def serve(config: ConfigOpt = None, verbose: bool = typer.Option(False, "--verbose", "-v")) -> None:
-    """Run the mail service: poll/IDLE the inbox, send the outbox, sweep deadlines."""
+def serve(
+    config: ConfigOpt = None,
+    verbose: bool = typer.Option(False, "--verbose", "-v"),
+    worker_id: Annotated[str | None, typer.Option(
+        "--worker-id", help="name of this worker in claims and logs (default host:pid)")] = None,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, max=64, help="run this many worker processes (PostgreSQL only)")] = 1,
+) -> None:
+    """Run the mail service: poll/IDLE the inbox, send the outbox, sweep deadlines.
+
+    Several ``pbem serve`` processes (on one machine or many) may share one PostgreSQL
+    database: one reads the mailbox at a time, all of them process, send and sweep."""
+    import os
+    import socket
+
     from service.schedule.runtime import Service
 
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
@@ -39,13 +52,23 @@ def serve(config: ConfigOpt = None, verbose: bool = typer.Option(False, "--verbo
     if not verbose:  # APScheduler logs every job run at INFO: 1,400 lines in 7 minutes, none about mail
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
     settings = _settings(config)
+    if worker_id is not None and not worker_id.strip():
+        fail("--worker-id must not be empty", 2)
+    if workers > 1:
+        if not settings.database_url.startswith("postgresql"):
+            fail("several workers need PostgreSQL (database_url postgresql+psycopg://…); SQLite has one writer", 2)
+        from service.cli.workers import run_workers
+
+        raise typer.Exit(run_workers(workers, worker_id or socket.gethostname(), config, verbose))
+    worker = worker_id or f"{socket.gethostname()}:{os.getpid()}"
 
     async def main() -> None:
-        service = await Service.when_ready(settings)
+        service = await Service.when_ready(settings, worker)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, service.stop)
-        console.print(f"pbem serving {settings.service_address} (IMAP {settings.imap_host}:{settings.imap_port})")
+        console.print(f"pbem serving {settings.service_address} (IMAP {settings.imap_host}:{settings.imap_port}) "
+                      f"as worker {service.worker_id}")
         await service.serve_forever()
 
     asyncio.run(main())

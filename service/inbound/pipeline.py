@@ -404,7 +404,10 @@ class Pipeline:
         ctx = self.ctx
         waiting = self.waiting.get(inbound_id)
         if waiting is not None and waiting.owed:
-            self._give_back(inbound_id, waiting)
+            owed = waiting.owed
+            self._give_back(inbound_id, waiting, release=False)
+            if attempts is not None:
+                attempts -= owed
         if attempts is None:
             # Claim the mail (committed first, so a crash below still counts as an attempt;
             # a mail another live worker holds is left to it).
@@ -464,14 +467,16 @@ class Pipeline:
                 self._remember_sender(inbound_id, w)
         return "deferred"
 
-    def _give_back(self, inbound_id: int, w: Waiting) -> None:
-        """Undo the crash counts of claims that ended in a transient failure."""
+    def _give_back(self, inbound_id: int, w: Waiting, *, release: bool = True) -> None:
+        """Undo the crash counts of claims that ended in a transient failure; ``release``
+        also lets go of the claim (any worker may try the mail again)."""
         if not w.owed:
             return
+        freed: dict[str, Any] = {"claimed_by": None, "claimed_at": None} if release else {}
         with self.ctx.db.begin() as conn:
             conn.execute(update(InboundMail)
                          .where(col(InboundMail.id) == inbound_id, col(InboundMail.attempts) >= w.owed)
-                         .values(attempts=col(InboundMail.attempts) - w.owed, claimed_by=None, claimed_at=None))
+                         .values(attempts=col(InboundMail.attempts) - w.owed, **freed))
         w.owed = 0
 
     def _remember_sender(self, inbound_id: int, w: Waiting) -> None:
