@@ -94,12 +94,12 @@ def claim_inbound(engine: Engine, me: str, now: datetime, lease: timedelta, *, l
     claims only when it holds no mail in hand.
     """
     with engine.begin() as conn:
-        holders = conn.execute(select(InboundMail.claimed_by).distinct()
+        holders = conn.execute(select(col(InboundMail.claimed_by)).distinct()
                                .where(col(InboundMail.status) == "new", col(InboundMail.claimed_by).is_not(None))
                                ).scalars().all()
-        gone = [h for h in holders if not owner_alive(h, me, mine_in_hand=False)]
+        gone = [h for h in holders if h is not None and not owner_alive(h, me, mine_in_hand=False)]
         claimable = and_(col(InboundMail.status) == "new", _claimable(InboundMail, now, lease, gone))
-        pick = select(InboundMail.id).where(claimable)
+        pick = select(col(InboundMail.id)).where(claimable)
         if ids is not None:
             pick = pick.where(col(InboundMail.id).in_(list(ids)))
         picked = conn.execute(pick.order_by(col(InboundMail.id)).limit(limit)
@@ -111,7 +111,7 @@ def claim_inbound(engine: Engine, me: str, now: datetime, lease: timedelta, *, l
             .values(claimed_by=me, claimed_at=now, attempts=col(InboundMail.attempts) + 1)
             .returning(col(InboundMail.id), col(InboundMail.attempts))
         ).all()
-    return {int(i): int(a) for i, a in rows}
+    return {int(i): int(a) for i, a in rows if i is not None}
 
 
 def release_inbound(engine: Engine, me: str, ids: Collection[int], *, uncount: int = 0) -> None:
@@ -130,7 +130,7 @@ def claim_outbox(engine: Engine, me: str, now: datetime) -> tuple[int, str, byte
     ``(id, to, raw)``, or None when nothing is due. One mail at a time, right before it is
     handed to SMTP: a crash leaves at most this one mail of the worker in doubt."""
     pending = and_(col(Outbox.status) == "pending", col(Outbox.next_attempt_at) <= now)
-    pick = select(Outbox.id).where(pending).order_by(col(Outbox.id)).limit(1).with_for_update(skip_locked=True)
+    pick = select(col(Outbox.id)).where(pending).order_by(col(Outbox.id)).limit(1).with_for_update(skip_locked=True)
     with engine.begin() as conn:
         picked = conn.execute(pick).scalar()
         if picked is None:
@@ -140,11 +140,11 @@ def claim_outbox(engine: Engine, me: str, now: datetime) -> tuple[int, str, byte
             .values(status="sending", claimed_at=now, claimed_by=me)
             .returning(col(Outbox.id), col(Outbox.to_address), col(Outbox.raw))
         ).first()
-    return None if row is None else (int(row[0]), str(row[1]), bytes(row[2]))
+    return None if row is None or row[0] is None else (int(row[0]), str(row[1]), bytes(row[2]))
 
 
 def outbox_due(engine: Engine, now: datetime) -> bool:
     """Whether any outbox mail is due (checked before opening an SMTP connection)."""
     with engine.connect() as conn:
-        return conn.execute(select(Outbox.id).where(col(Outbox.status) == "pending",
+        return conn.execute(select(col(Outbox.id)).where(col(Outbox.status) == "pending",
                                                     col(Outbox.next_attempt_at) <= now).limit(1)).first() is not None
