@@ -72,6 +72,11 @@ class Settings(BaseSettings):
     poll_interval_seconds: float = Field(default=30.0, gt=0)
     outbox_interval_seconds: float = Field(default=5.0, gt=0)
     sweep_interval_seconds: float = Field(default=60.0, gt=0)
+    #: several workers on one PostgreSQL: how long a claim of a worker on another host is
+    #: trusted (a dead process on this host is recognised at once), and how often a worker
+    #: that does not hold the mailbox looks for stored mail and tries to take the mailbox over
+    claim_lease_seconds: float = Field(default=60.0, gt=0)
+    worker_poll_seconds: float = Field(default=1.0, gt=0)
     #: answers to one address (help, state, errors, invitations); game mails are never limited
     error_answers_per_day: int = Field(default=30, ge=0)
     answers_per_hour: int = Field(default=20, ge=0)

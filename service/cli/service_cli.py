@@ -36,11 +36,21 @@ def serve(
     health_port: Annotated[int | None, typer.Option(
         "--health-port", help="answer GET /healthz on this port (200 healthy, 503 not); overrides health_port",
         min=0, max=65535)] = None,
+    worker_id: Annotated[str | None, typer.Option(
+        "--worker-id", help="name of this worker in claims and logs (default host:pid)")] = None,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, max=64, help="run this many worker processes (PostgreSQL only)")] = 1,
 ) -> None:
     """Run the mail service: poll/IDLE the inbox, send the outbox, sweep deadlines.
 
-    Exit codes (``service.cli.exitcodes``): 0 clean stop, 78 bad configuration, 69 the health
-    port is taken, 70 an unexpected error."""
+    Several ``pbem serve`` processes (on one machine or many) may share one PostgreSQL
+    database: one reads the mailbox at a time, all of them process, send and sweep.
+
+    Exit codes (``service.cli.exitcodes``): 0 clean stop, 2 bad arguments, 78 bad configuration,
+    69 the health port is taken, 70 an unexpected error."""
+    import os
+    import socket
+
     from service.cli.exitcodes import EX_CONFIG, EX_SOFTWARE
 
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
@@ -55,8 +65,18 @@ def serve(
         fail(str(exc), EX_CONFIG)
     if health_port is not None:
         settings.health_port = health_port
+    if worker_id is not None and not worker_id.strip():
+        fail("--worker-id must not be empty", 2)
+    if workers > 1:
+        if not settings.database_url.startswith("postgresql"):
+            fail("several workers need PostgreSQL (database_url postgresql+psycopg://…); SQLite has one writer", 2)
+        from service.cli.workers import run_workers
+
+        raise typer.Exit(run_workers(workers, worker_id or socket.gethostname(), config, verbose,
+                                    settings.health_port or 0))
+    worker = worker_id or f"{socket.gethostname()}:{os.getpid()}"
     try:
-        asyncio.run(_serve(settings))
+        asyncio.run(_serve(settings, worker))
     except StartError as exc:
         fail(str(exc), exc.code)
     except Exception as exc:
@@ -76,7 +96,7 @@ class StartError(Exception):
         self.code = code
 
 
-async def _serve(settings: Settings) -> None:
+async def _serve(settings: Settings, worker: str) -> None:
     """Build the service (waiting for the database), answer the health check, run until a signal."""
     from service.admin.health import HealthServer, evaluate, starting
     from service.cli.exitcodes import EX_UNAVAILABLE
@@ -90,13 +110,14 @@ async def _serve(settings: Settings) -> None:
             raise StartError(f"cannot answer health checks on {settings.health_host}:{settings.health_port}: "
                              f"{exc.strerror or exc}", EX_UNAVAILABLE) from None
     try:
-        service = await Service.when_ready(settings)
+        service = await Service.when_ready(settings, worker)
         if health is not None:
             health.probe = lambda: evaluate(service)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, service.stop)
-        console.print(f"pbem serving {settings.service_address} (IMAP {settings.imap_host}:{settings.imap_port})"
+        console.print(f"pbem serving {settings.service_address} (IMAP {settings.imap_host}:{settings.imap_port}) "
+                      f"as worker {service.worker_id}"
                       + (f", health check on http://{settings.health_host}:{health.port}/healthz" if health else ""),
                       soft_wrap=True)
         await service.serve_forever()

@@ -20,6 +20,7 @@ import time
 import traceback
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from datetime import timedelta
 from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
@@ -36,6 +37,7 @@ from service.faults import TRANSIENT_TEXT_RE, is_transient
 from service.leagues.commands import install as install_league_commands
 from service.outbound.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.outbound.render import MARKER, SERVICE_TAG
+from service.store.claims import claim_inbound, release_inbound, worker_token
 from service.store.games import StaleGame, player_by_address
 from service.store.models import Game, GameSeat, InboundMail, Outbox, Player
 
@@ -52,6 +54,10 @@ SUBJECT_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|tr|sv|vs|antw|rv|odp)\s*(
 SUBJECT_TAG_RE = re.compile(r"\[[^\W\d_][\w .-]{0,30}?\s*#\s*\d+\]\s*", re.IGNORECASE)
 COMMAND_SPLIT_RE = re.compile(r"[\r\n;]+")
 MESSAGE_ID_RE = re.compile(r"<[^<>\s]+>")
+
+
+class LostClaim(RuntimeError):
+    """Another worker holds the mail now (our claim's lease ran out): this worker lets go."""
 
 
 class Rejected(Exception):
@@ -349,8 +355,10 @@ class Pipeline:
 
     transient_repeats = 3
 
-    def __init__(self, ctx: AppContext) -> None:
+    def __init__(self, ctx: AppContext, owner: str | None = None) -> None:
         self.ctx = ctx
+        #: this worker's claim token (``service.store.claims``)
+        self.owner = owner or worker_token()
         self.stage = "store"
         install_league_commands()  # join/leave/standings/schedule/leagues in any mail
         self.waiting: dict[int, Waiting] = {}
@@ -360,11 +368,28 @@ class Pipeline:
     def own_addresses(self) -> set[str]:
         return {self.ctx.settings.service_address}
 
-    def process(self, inbound_id: int) -> str:
-        """Run the stages for one stored mail; returns its final status, or "deferred"."""
+    def claim(self, limit: int = 8) -> dict[int, int]:
+        """Claim up to ``limit`` stored mails for this worker: ``{id: attempts}`` to pass to
+        ``process`` (``service.store.claims.claim_inbound``; SKIP LOCKED on PostgreSQL)."""
+        return claim_inbound(self.ctx.db, self.owner, self.ctx.clock.now(), self.lease, limit=limit)
+
+    def release(self, ids: list[int]) -> None:
+        """Give back claimed mails this worker will not process now (no attempt counted)."""
+        with contextlib.suppress(Exception):
+            release_inbound(self.ctx.db, self.owner, ids, uncount=1)
+
+    @property
+    def lease(self) -> timedelta:
+        return timedelta(seconds=self.ctx.settings.claim_lease_seconds)
+
+    def process(self, inbound_id: int, attempts: int | None = None) -> str:
+        """Run the stages for one stored mail; returns its final status, or "deferred".
+
+        ``attempts``: the mail was claimed by ``claim`` (its attempt count after the claim);
+        without it the mail is claimed here first."""
         self.stage = "store"
         try:
-            status = self._process(inbound_id)
+            status = self._process(inbound_id, attempts)
         except Exception as exc:
             if not is_transient(exc):
                 raise
@@ -375,35 +400,33 @@ class Pipeline:
                 self.successes += 1
         return status
 
-    def _process(self, inbound_id: int) -> str:
+    def _process(self, inbound_id: int, attempts: int | None) -> str:
         ctx = self.ctx
         waiting = self.waiting.get(inbound_id)
         if waiting is not None and waiting.owed:
-            self._give_back(inbound_id, waiting)
-        with ctx.session() as s:
-            row = s.get_one(InboundMail, inbound_id)
-            if row.status != "new":
-                return row.status
-            if row.attempts >= ctx.settings.max_crashes:
-                return self._quarantine(inbound_id, "crashed",
-                                        f"processing crashed {row.attempts} times; not retried")
-            # Claim the mail by bumping its attempt count from the value we read (committed
-            # first, so a crash below still counts; a second worker's claim matches no row).
-            claimed = s.execute(
-                update(InboundMail)
-                .where(col(InboundMail.id) == inbound_id, col(InboundMail.attempts) == row.attempts,
-                       col(InboundMail.status) == "new")
-                .values(attempts=row.attempts + 1)
-            )
-            s.commit()
-            if claimed.rowcount != 1:  # type: ignore[attr-defined]
-                return "new"  # another worker has it
+            owed = waiting.owed
+            self._give_back(inbound_id, waiting, release=False)
+            if attempts is not None:
+                attempts -= owed
+        if attempts is None:
+            # Claim the mail (committed first, so a crash below still counts as an attempt;
+            # a mail another live worker holds is left to it).
+            attempts = claim_inbound(ctx.db, self.owner, ctx.clock.now(), self.lease, ids=[inbound_id]).get(inbound_id)
+            if attempts is None:
+                with ctx.session() as s:
+                    return s.get_one(InboundMail, inbound_id).status  # done, or "new": another worker has it
+        if attempts > ctx.settings.max_crashes:
+            return self._quarantine(inbound_id, "crashed",
+                                    f"processing crashed {attempts - 1} times; not retried")
         for _ in range(5):
             try:
                 return self._run(inbound_id)
             except StaleGame:
                 log.info("mail %s: game changed meanwhile, retrying", inbound_id)
                 continue
+            except LostClaim as exc:
+                log.warning("mail %s: %s; left to the worker that has it", inbound_id, exc)
+                return "new"
             except Exception as exc:
                 detail = _one_line(exc)
                 if is_transient(exc):
@@ -444,14 +467,16 @@ class Pipeline:
                 self._remember_sender(inbound_id, w)
         return "deferred"
 
-    def _give_back(self, inbound_id: int, w: Waiting) -> None:
-        """Undo the crash counts of claims that ended in a transient failure."""
+    def _give_back(self, inbound_id: int, w: Waiting, *, release: bool = True) -> None:
+        """Undo the crash counts of claims that ended in a transient failure; ``release``
+        also lets go of the claim (any worker may try the mail again)."""
         if not w.owed:
             return
+        freed: dict[str, Any] = {"claimed_by": None, "claimed_at": None} if release else {}
         with self.ctx.db.begin() as conn:
             conn.execute(update(InboundMail)
                          .where(col(InboundMail.id) == inbound_id, col(InboundMail.attempts) >= w.owed)
-                         .values(attempts=col(InboundMail.attempts) - w.owed))
+                         .values(attempts=col(InboundMail.attempts) - w.owed, **freed))
         w.owed = 0
 
     def _remember_sender(self, inbound_id: int, w: Waiting) -> None:
@@ -501,11 +526,10 @@ class Pipeline:
             self.waiting.setdefault(row.id, w)
 
     def _quarantine(self, inbound_id: int, stage: str, error: str) -> str:
-        with self.ctx.session() as s:
-            row = s.get_one(InboundMail, inbound_id)
-            row.status, row.stage, row.error = "quarantined", stage, error[:2000]
-            row.processed_at = self.ctx.clock.now()
-            s.commit()
+        with self.ctx.db.begin() as conn:
+            conn.execute(update(InboundMail).where(col(InboundMail.id) == inbound_id, col(InboundMail.status) == "new")
+                         .values(status="quarantined", stage=stage, error=error[:2000],
+                                 processed_at=self.ctx.clock.now()))
         return "quarantined"
 
     def _run(self, inbound_id: int) -> str:
@@ -517,13 +541,24 @@ class Pipeline:
             row = s.get_one(InboundMail, inbound_id)
             if row.status != "new":  # another worker finished it while we waited for the game
                 return row.status
+            if row.claimed_by != self.owner:
+                raise LostClaim(f"claimed by {row.claimed_by}")
 
             known: dict[str, Any] = {}  # game and seat, once the route names them (for the log line)
 
             def finish(status: str, error: str | None = None, stage: str | None = None) -> str:
-                row.status, row.error, row.stage = status, error, stage
-                row.processed_at = ctx.clock.now()
+                # Only while the claim is still ours: a worker whose lease ran out meanwhile
+                # (another took the mail) rolls back everything this mail did.
+                done = s.execute(
+                    update(InboundMail).where(col(InboundMail.id) == inbound_id, col(InboundMail.status) == "new",
+                                              col(InboundMail.claimed_by) == self.owner)
+                    .values(status=status, error=error, stage=stage, processed_at=ctx.clock.now()),
+                    execution_options={"synchronize_session": False})
+                if done.rowcount != 1:  # type: ignore[attr-defined]
+                    s.rollback()
+                    raise LostClaim("the claim ran out and another worker took the mail")
                 s.commit()
+                row.status, row.error, row.stage = status, error, stage
                 # one line per mail, after its commit: what an operator greps for
                 log.info("mail %s %s from %s game=%s seat=%s: %s%s", inbound_id, row.message_id, row.sender,
                          known.get("game", "-"), known.get("seat", "-"), status,
@@ -661,6 +696,7 @@ def requeue_transient_quarantine(session: Session) -> list[int]:
             and not (r.error or "").startswith("repeated ")]
     for row in back:
         row.status, row.attempts, row.stage, row.error = "new", 0, None, None
+        row.claimed_by, row.claimed_at = None, None
         session.add(row)
     session.commit()
     return [r.id for r in back if r.id is not None]

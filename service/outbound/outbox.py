@@ -19,8 +19,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-import os
-import socket
 import ssl
 import time
 import uuid
@@ -37,6 +35,7 @@ from service.config import Settings
 from service.context import AppContext
 from service.faults import Backoff, is_transient
 from service.outbound.render import Attachment, Rendered, build_message
+from service.store.claims import claim_outbox, outbox_due, owner_alive, worker_token
 from service.store.models import Outbox, Player
 from service.tls import client_context, trust_error
 
@@ -173,30 +172,6 @@ def backoff(attempts: int) -> timedelta:
     return min(delay, BACKOFF_MAX)
 
 
-def _owner_token() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-
-
-def _owner_alive(owner: str | None, me: str) -> bool:
-    """Whether the process that claimed a mail may still be sending it (same host only:
-    another host's claim is trusted until its lease runs out)."""
-    if not owner:
-        return False
-    host, _, rest = owner.partition(":")
-    pid_text, _, _token = rest.partition(":")
-    if owner == me or host != socket.gethostname():
-        return True
-    if not pid_text.isdigit() or int(pid_text) == os.getpid():
-        return False  # a claim of this process not in hand: a Service of ours that is gone
-    try:
-        os.kill(int(pid_text), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 @dataclass
 class Sender:
     """The outbox worker's memory between rounds: its claim token and the circuit breaker.
@@ -208,7 +183,7 @@ class Sender:
     has its own backoff so a refusing server is not hammered either.
     """
 
-    owner: str = field(default_factory=_owner_token)
+    owner: str = field(default_factory=worker_token)
     unrecorded: dict[int, tuple[str, str | None, bool]] = field(default_factory=dict)
     db_backoff: Backoff = field(default_factory=Backoff)
     smtp_backoff: Backoff = field(default_factory=Backoff)
@@ -251,29 +226,39 @@ def _record(ctx: AppContext, outbox_id: int, outcome: str, error: str | None, ch
 def _recover_claims(ctx: AppContext, sender: Sender) -> None:
     """Claims whose process died (kill -9 between claim and record): the mail may or may not
     have gone out. Sent again once; a second orphaned claim of the same mail counts as sent,
-    so no mail is ever sent more than twice."""
+    so no mail is ever sent more than twice.
+
+    Several workers may look at the same orphan at once: each change is a compare-and-set on
+    (status, owner, crash_resends) as read, so exactly one of them acts on it."""
     lease = ctx.clock.now() - CLAIM_LEASE
     with ctx.session() as s:
-        rows = s.exec(select(Outbox).where(Outbox.status == "sending")).all()
-        for row in rows:
-            if row.id in sender.unrecorded:
-                continue
-            claimed_at = row.claimed_at
-            if claimed_at is not None and claimed_at.tzinfo is None:
-                claimed_at = claimed_at.replace(tzinfo=UTC)
-            if _owner_alive(row.claimed_by, sender.owner) and claimed_at is not None and claimed_at > lease:
-                continue
-            if row.crash_resends >= 1:
-                log.warning("outbox mail %s to %s: claimed twice by processes that died; counted as "
-                            "sent (at most two copies)", row.message_id, row.to_address)
-                row.status, row.sent_at = "sent", ctx.clock.now()
-                row.last_error = "outcome of two sends unknown (process died); assumed delivered"
-            else:
-                log.warning("outbox mail %s: its sender died mid-send; sending it once more", row.message_id)
-                row.status, row.crash_resends, row.next_attempt_at = "pending", row.crash_resends + 1, ctx.clock.now()
-            row.claimed_by = None
-            s.add(row)
-        s.commit()
+        rows = s.exec(select(Outbox.id, Outbox.claimed_by, Outbox.claimed_at, Outbox.crash_resends,
+                             Outbox.message_id, Outbox.to_address).where(Outbox.status == "sending")).all()
+    for outbox_id, owner, claimed_at, resends, message_id, to_address in rows:
+        if outbox_id is None or outbox_id in sender.unrecorded:
+            continue
+        if claimed_at is not None and claimed_at.tzinfo is None:
+            claimed_at = claimed_at.replace(tzinfo=UTC)
+        if owner_alive(owner, sender.owner) and claimed_at is not None and claimed_at > lease:
+            continue
+        now = ctx.clock.now()
+        if resends >= 1:
+            values: dict[str, object] = {
+                "status": "sent", "sent_at": now, "claimed_by": None,
+                "last_error": "outcome of two sends unknown (process died); assumed delivered"}
+        else:
+            values = {"status": "pending", "crash_resends": resends + 1, "next_attempt_at": now, "claimed_by": None}
+        with ctx.db.begin() as conn:
+            owned = col(Outbox.claimed_by).is_(None) if owner is None else col(Outbox.claimed_by) == owner
+            done = conn.execute(update(Outbox).where(col(Outbox.id) == outbox_id, col(Outbox.status) == "sending",
+                                                     owned, col(Outbox.crash_resends) == resends).values(**values))
+        if done.rowcount != 1:
+            continue  # another worker recovered it first
+        if resends >= 1:
+            log.warning("outbox mail %s to %s: claimed twice by processes that died; counted as "
+                        "sent (at most two copies)", message_id, to_address)
+        else:
+            log.warning("outbox mail %s: its sender died mid-send; sending it once more", message_id)
 
 
 async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = None) -> int:
@@ -295,13 +280,7 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
                 log.warning("outbox: the database takes writes again; sends recorded, sending resumes")
                 sender.breaker_open = False
         _recover_claims(ctx, sender)
-        now = ctx.clock.now()
-        with ctx.session() as s:
-            due = s.exec(
-                select(Outbox.id, Outbox.to_address, Outbox.raw).where(Outbox.status == "pending",
-                                                                       Outbox.next_attempt_at <= now)
-                .order_by(col(Outbox.id)).limit(limit)
-            ).all()
+        due = outbox_due(ctx.db, ctx.clock.now())
     except Exception as exc:
         if not is_transient(exc):
             raise
@@ -322,14 +301,9 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
         return 0
     sent = 0
     try:
-        for outbox_id, to_address, raw in due:
-            if outbox_id is None:
-                continue
-            try:
-                with ctx.db.begin() as conn:
-                    claimed = conn.execute(
-                        update(Outbox).where(col(Outbox.id) == outbox_id, col(Outbox.status) == "pending")
-                        .values(status="sending", claimed_at=ctx.clock.now(), claimed_by=sender.owner))
+        for _ in range(limit):
+            try:  # the next due mail no other worker holds (SKIP LOCKED on PostgreSQL)
+                claimed = claim_outbox(ctx.db, sender.owner, ctx.clock.now())
             except Exception as exc:
                 if not is_transient(exc):
                     raise
@@ -339,8 +313,9 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
                 log.warning("outbox: the database takes writes again; sending resumes")
                 sender.breaker_open = False
             sender.db_backoff.succeeded()
-            if claimed.rowcount != 1:
-                continue  # another worker has it
+            if claimed is None:
+                break  # nothing due any more (or every due mail is another worker's)
+            outbox_id, to_address, raw = claimed
             outcome, error, charge, stop = "sent", None, False, False
             try:
                 await smtp.sendmail(cfg.service_address, [to_address], raw)

@@ -13,6 +13,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
+import socket
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -29,7 +31,6 @@ from service.inbound.fetch import Inbox
 from service.inbound.pipeline import (
     SUBJECT_KEY_RE,
     Pipeline,
-    pending_ids,
     requeue_transient_quarantine,
     store,
 )
@@ -38,27 +39,40 @@ from service.outbound.outbox import Sender, send_due, send_now
 from service.outbound.render import build_message
 from service.play.start import create_game
 from service.schedule.deadlines import DeadlinePolicy, act_on_missed, send_reminders
+from service.store.claims import worker_token
 from service.store.games import StaleGame, create_player
+from service.store.locks import AdvisoryLock, job_lock
 from service.store.models import Game, InboundMail
 
 log = logging.getLogger(__name__)
 
 __all__ = ["Service", "create_game", "create_player"]
 
+#: stored mails a worker claims at a time: small, so several workers share a burst
+CLAIM_BATCH = 8
+
 
 class Service:
     """The mail service for one configuration (and one injectable clock)."""
 
-    def __init__(self, settings: Settings, clock: Clock | None = None, *, ctx: AppContext | None = None) -> None:
+    def __init__(self, settings: Settings, clock: Clock | None = None, *, ctx: AppContext | None = None,
+                 worker_id: str | None = None) -> None:
         self.ctx = ctx or AppContext.create(settings, clock)
         self.settings = settings
+        self.worker_id = worker_id or f"{socket.gethostname()}:{os.getpid()}"
+        #: the token this worker's claims carry (``service.store.claims``)
+        self.owner = worker_token(worker_id)
         self.inbox = Inbox(settings)
-        self.pipeline = Pipeline(self.ctx)
+        self.pipeline = Pipeline(self.ctx, self.owner)
+        #: who reads the mailbox: one worker at a time (a PostgreSQL advisory lock; always
+        #: granted on SQLite); the others process and send what is stored
+        self.mailbox_lock = AdvisoryLock(
+            self.ctx.db, f"mailbox:{settings.imap_user}@{settings.imap_host}:{settings.imap_port}/{settings.imap_mailbox}")
         self._stop = asyncio.Event()
         self._watcher: Inbox | None = None
         self._wakes: dict[str, asyncio.Event] = {}
         self._flush_lock = asyncio.Lock()
-        self.sender = Sender()
+        self.sender = Sender(owner=self.owner)
         self.poll_backoff = Backoff()
         self.idle_backoff = Backoff()
         self.poll_trouble = False
@@ -69,13 +83,13 @@ class Service:
         self.last_poll_ok: datetime | None = None
 
     @classmethod
-    async def when_ready(cls, settings: Settings) -> Service:
+    async def when_ready(cls, settings: Settings, worker_id: str | None = None) -> Service:
         """A Service once its database answers: a restart during a database outage waits
         (1 s, doubling to 10 s) instead of exiting, and serves as soon as it can."""
         backoff = Backoff()
         while True:
             try:
-                return cls(settings)
+                return cls(settings, worker_id=worker_id)
             except Exception as exc:
                 if not is_transient(exc):
                     raise
@@ -105,7 +119,7 @@ class Service:
         """
         self.poll_trouble = False
         try:
-            fetched = await asyncio.to_thread(self.inbox.fetch_new, limit)
+            fetched = await asyncio.to_thread(self.inbox.fetch_new, limit) if self.holds_mailbox() else []
         except Exception as exc:
             if not is_transient(exc):
                 raise
@@ -116,7 +130,6 @@ class Service:
         log.debug("poll: %d new mails in the inbox", len(fetched))
         uid_of: dict[int, int] = {}
         done: list[int] = []
-        todo: list[int] = []
         try:
             with self.session() as s:
                 for n, (uid, raw) in enumerate(fetched):
@@ -132,37 +145,58 @@ class Service:
                     if row.status == "new":
                         uid_of[row.id] = uid
                     else:
-                        done.append(uid)  # handled before a crash, flag missing
-                todo = pending_ids(s)
+                        done.append(uid)  # handled before a crash (or by another worker), flag missing
         except Exception as exc:
             if not is_transient(exc):
                 raise
             log.warning("cannot store new mail (%s); it stays in the inbox for the next round", exc)
             self.poll_trouble = True
-            todo = sorted(uid_of)
         handled = in_a_row = 0
         try:
-            for inbound_id in todo:
-                if self._stop.is_set():
-                    break
-                if self.pipeline.process(inbound_id) == "deferred":
+            while not self._stop.is_set() and in_a_row < 2:
+                try:  # a few stored mails no other worker holds (SKIP LOCKED on PostgreSQL)
+                    batch = self.pipeline.claim(CLAIM_BATCH)
+                except Exception as exc:
+                    if not is_transient(exc):
+                        raise
+                    log.warning("cannot claim stored mail (%s)", exc)
                     self.poll_trouble = True
-                    in_a_row += 1
-                    if in_a_row >= 2:
-                        break  # the database (or a server) is in trouble: back off, keep order
-                    continue
-                in_a_row = 0
-                handled += 1
-                if inbound_id in uid_of:
-                    done.append(uid_of[inbound_id])
-                if after_each is not None:
-                    await after_each()
+                    break
+                if not batch:
+                    break
+                todo = sorted(batch)
+                for n, inbound_id in enumerate(todo):
+                    if self._stop.is_set() or in_a_row >= 2:
+                        self.pipeline.release(todo[n:])  # not started: no attempt counted
+                        break
+                    if self.pipeline.process(inbound_id, batch[inbound_id]) == "deferred":
+                        self.poll_trouble = True
+                        in_a_row += 1  # two in a row: the database (or a server) is in trouble
+                        continue
+                    in_a_row = 0
+                    handled += 1
+                    if inbound_id in uid_of:
+                        done.append(uid_of[inbound_id])
+                    if after_each is not None:
+                        await after_each()
         finally:
             if done:
                 await asyncio.to_thread(self.inbox.mark_done, sorted(done))
         if not self.poll_trouble:
             self.last_poll_ok = self.ctx.clock.now()
         return handled
+
+    def holds_mailbox(self) -> bool:
+        """Whether this worker reads the mailbox now: it holds the mailbox lock, or takes it
+        when free (its holder stopped or died). Never waits."""
+        try:
+            if self.mailbox_lock.held() or self.mailbox_lock.try_acquire():
+                return True
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            log.warning("cannot take the mailbox lock (%s)", exc)
+        return False
 
     async def flush_outbox(self) -> int:
         return await send_due(self.ctx, sender=self.sender)
@@ -204,9 +238,17 @@ class Service:
     async def sweep(self) -> list[int]:
         """Act on missed deadlines, then send the due reminders; returns the games acted on.
 
-        The policy (reminders, grace, wait/default/skip, abandoned seats) is
+        One worker sweeps at a time (an advisory lock on PostgreSQL): two sweeps at once
+        would both queue a reminder before either recorded it. The policy (reminders, grace, wait/default/skip, abandoned seats) is
         ``service.schedule.deadlines``; each game is acted on in its own transaction.
         """
+        with job_lock(self.ctx.db, "sweep") as mine:
+            if not mine:
+                log.debug("sweep: another worker is sweeping; skipped")
+                return []
+            return self._sweep()
+
+    def _sweep(self) -> list[int]:
         now = self.ctx.clock.now()
         with self.session() as s:
             overdue = s.exec(select(Game.id).where(Game.status == "active", col(Game.deadline) <= now)).all()
@@ -293,8 +335,23 @@ class Service:
         """
         watcher = self._watcher = Inbox(self.settings)
         seen_connections = 0
+        holder = False
         try:
             while not self._stop.is_set():
+                if not await asyncio.to_thread(self.holds_mailbox):
+                    # another worker reads the mailbox: process and send what it stores, and
+                    # take the mailbox over as soon as its holder is gone
+                    if holder:
+                        log.warning("worker %s lost the mailbox lock; another worker reads the inbox", self.worker_id)
+                        holder = False
+                        await asyncio.to_thread(watcher.close)
+                    self._wakes["poll"].set()
+                    await self._pause(self.settings.worker_poll_seconds)
+                    continue
+                if not holder:
+                    holder = True
+                    if self.mailbox_lock.postgres:
+                        log.info("worker %s reads the mailbox (holds its lock)", self.worker_id)
                 try:
                     await asyncio.to_thread(watcher.connect)
                     if watcher.connections != seen_connections:  # before IDLE: it would block
@@ -358,6 +415,7 @@ class Service:
                 wake.set()  # a waiting worker sees the stop; a busy one finishes its round first
             await asyncio.gather(idle, *workers, return_exceptions=True)
             await asyncio.to_thread(self.inbox.close)
+            self.mailbox_lock.release()
 
     def stop(self) -> None:
         self._stop.set()

@@ -50,8 +50,29 @@ def alembic_config(url: str) -> Config:
 
 
 def migrate(url: str, revision: str = "head") -> None:
-    """Bring the schema at ``url`` up to ``revision`` (idempotent)."""
-    command.upgrade(alembic_config(url), revision)
+    """Bring the schema at ``url`` up to ``revision`` (idempotent).
+
+    On PostgreSQL under an advisory lock: several workers starting at once (``pbem serve
+    --workers N``) migrate one after the other, never two upgrades side by side."""
+    if not url.startswith("postgresql"):
+        command.upgrade(alembic_config(url), revision)
+        return
+    from sqlalchemy import text
+
+    from service.store.locks import lock_key
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": lock_key("migrate")})
+            conn.commit()
+            try:
+                command.upgrade(alembic_config(url), revision)
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": lock_key("migrate")})
+                conn.commit()
+    finally:
+        engine.dispose()
 
 
 def session(engine: Engine) -> Session:

@@ -138,6 +138,10 @@ class InboundMail(SQLModel, table=True):
     stage: str | None = None
     error: str | None = None
     attempts: int = 0
+    #: the worker processing it and since when: a lease (``service.store.claims``) — another
+    #: worker takes the mail when its owner died or the lease ran out
+    claimed_by: str | None = None
+    claimed_at: datetime | None = None
     received_at: datetime
     processed_at: datetime | None = None
     #: when the player was told the reply waits for a passing fault (told once per mail)

@@ -49,12 +49,12 @@ def _slow_first_mail(world: World, during: Any) -> list[int]:
     real = world.service.pipeline.process
     calls: list[int] = []
 
-    def process(inbound_id: int) -> str:
+    def process(inbound_id: int, attempts: int | None = None) -> str:
         calls.append(inbound_id)
         if len(calls) == 1:
             during()
             time.sleep(1.0)
-        return real(inbound_id)
+        return real(inbound_id, attempts)
 
     world.service.pipeline.process = process  # type: ignore[method-assign]
     return calls
