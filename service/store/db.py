@@ -39,7 +39,10 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # TCP keepalives (libpq options): a worker whose host dies holds the mailbox's advisory
+    # lock until PostgreSQL notices the dead connection — ~25 s with these, ~2 h by default.
+    keepalives = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3}
+    return create_engine(url, pool_pre_ping=True, connect_args=keepalives)
 
 
 def alembic_config(url: str) -> Config:
