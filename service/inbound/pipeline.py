@@ -381,19 +381,21 @@ class Pipeline:
         if waiting is not None and waiting.owed:
             self._give_back(inbound_id, waiting)
         with ctx.session() as s:
-            row = s.get_one(InboundMail, inbound_id)
-            if row.status != "new":
-                return row.status
-            if row.attempts >= ctx.settings.max_crashes:
+            # status and attempts only: the raw bytes are read once, by ``_run``
+            status, attempts = s.exec(select(InboundMail.status, InboundMail.attempts)
+                                      .where(col(InboundMail.id) == inbound_id)).one()
+            if status != "new":
+                return status
+            if attempts >= ctx.settings.max_crashes:
                 return self._quarantine(inbound_id, "crashed",
-                                        f"processing crashed {row.attempts} times; not retried")
+                                        f"processing crashed {attempts} times; not retried")
             # Claim the mail by bumping its attempt count from the value we read (committed
             # first, so a crash below still counts; a second worker's claim matches no row).
             claimed = s.execute(
                 update(InboundMail)
-                .where(col(InboundMail.id) == inbound_id, col(InboundMail.attempts) == row.attempts,
+                .where(col(InboundMail.id) == inbound_id, col(InboundMail.attempts) == attempts,
                        col(InboundMail.status) == "new")
-                .values(attempts=row.attempts + 1)
+                .values(attempts=attempts + 1)
             )
             s.commit()
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
