@@ -27,7 +27,7 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, insert
+from sqlalchemy import Connection, Table, func
 from sqlmodel import col, select
 
 import engines
@@ -211,13 +211,36 @@ class World:
                             "last_log_id": 0,
                         }
                     )
-            s.execute(insert(Player), players)
-            s.execute(insert(Game), games)
-            s.execute(insert(GameSeat), seats)
-            s.execute(insert(ReplyKey), keys)
+            conn = s.connection()
+            for table, rows in ((Player.__table__, players), (Game.__table__, games),  # type: ignore[attr-defined]
+                                (GameSeat.__table__, seats), (ReplyKey.__table__, keys)):  # type: ignore[attr-defined]
+                _bulk_insert(conn, table, rows)
             s.commit()
         self.players += len(players)
         return time.perf_counter() - started
+
+
+def _bulk_insert(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """One driver-level executemany: SQLAlchemy's per-row parameter processing cost more than
+    SQLite's inserting (100,000 games are ~1 million rows). Each distinct value goes through
+    its column type's bind processor once, so what is stored is what the ORM would store."""
+    if not rows:
+        return
+    names = list(rows[0])
+    processors = [table.c[name].type._cached_bind_processor(conn.dialect) for name in names]
+    memo: dict[tuple[int, Any], Any] = {}
+
+    def bound(i: int, value: Any) -> Any:
+        process = processors[i]
+        if process is None or value is None or (isinstance(value, (int, str)) and not isinstance(value, bool)):
+            return value
+        key = (i, value)
+        if key not in memo:
+            memo[key] = process(value)
+        return memo[key]
+
+    sql = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+    conn.exec_driver_sql(sql, [tuple(bound(i, row[name]) for i, name in enumerate(names)) for row in rows])
 
 
 def reply_for(live: LiveSeat, rng: random.Random, domain: str = "pbem.test") -> EmailMessage:
