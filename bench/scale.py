@@ -239,7 +239,8 @@ def _bulk_insert(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> 
             memo[key] = process(value)
         return memo[key]
 
-    sql = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"  # SQLite; psycopg (PostgreSQL)
+    sql = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({', '.join([mark] * len(names))})"
     conn.exec_driver_sql(sql, [tuple(bound(i, row[name]) for i, name in enumerate(names)) for row in rows])
 
 
