@@ -11,15 +11,29 @@ memory (RSS) of this process, the service's (the pymap stack runs in a child pro
 CPU and memory are not the service's; with --dovecot the aiosmtpd front shares this process).
 
 Runs on the pure-Python stack by default and on Dovecot with ``--dovecot``.
+
+The service is ``pbem serve``'s own loop (``Service.serve_forever``: IDLE, poll rounds, the
+outbox worker), timed until every reply is handled and the outbox is empty. With
+``--workers 1,2,4`` each count runs as that many worker processes (``bench.worker``) on one
+fresh database (``--db postgresql``: a throw-away local server) and mailbox, and a table
+shows how the rate scales. The workers share the work with the claims that exist (the
+inbound attempt counter, the outbox ``pending`` → ``sending`` update): the counts of applied
+replies and mails sent in each report show any double processing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+import json
+import os
 import random
 import resource
+import signal
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -35,12 +49,16 @@ from bench.scale import (
     SERVICE_ADDRESS,
     SERVICE_PASSWORD,
     World,
-    bench_settings,
+    bench_values,
+    handled_count,
     inject,
-    poll_cycle,
+    outbox_empty,
     reply_for,
+    serve_until_done,
 )
+from service.config import Settings
 from service.inbound.imapconn import open_imap
+from service.localmail.postgres import LocalPostgres
 from service.schedule.runtime import Service
 from service.store.models import InboundMail, Outbox
 
@@ -61,6 +79,7 @@ class PipelineReport:
     service_cpu_s: float
     peak_rss_mb: float
     setup_s: float
+    workers: int = 0
 
     @property
     def service_rate(self) -> float:
@@ -89,7 +108,7 @@ class PipelineReport:
             "(all replies arrive before the service starts: mostly queueing)",
             f"service time per reply (median gap between consecutive replies applied): "
             f"{1000 * self.apply_gap_p50_s:.0f} ms",
-            f"service CPU per reply (this process's CPU time while the service ran, / replies): "
+            f"service CPU per reply (CPU time of the service's process(es) while it ran / replies): "
             f"{1000 * self.service_cpu_s / self.replies:.1f} ms",
             f"peak memory (RSS of the service process; the pymap stack runs in its own process): "
             f"{self.peak_rss_mb:.0f} MB",
@@ -136,6 +155,39 @@ async def raw_send(stack: Any, mails: list[tuple[str, bytes]]) -> float:
     return time.perf_counter() - started
 
 
+def run_workers(service: Service, values: dict[str, Any], workers: int, expected: int,
+                timeout: float = 900.0) -> tuple[float, float]:
+    """Start ``workers`` service processes (``bench.worker``: what ``pbem serve`` runs) on the
+    database and mailbox of ``values``; (seconds until ``expected`` replies are handled and the
+    outbox is empty, CPU seconds of all workers together)."""
+    env = {**os.environ, "PBEM_BENCH_SETTINGS": json.dumps(values)}
+    procs = [subprocess.Popen([sys.executable, "-m", "bench.worker"], env=env, stdout=subprocess.PIPE, text=True)
+             for _ in range(workers)]
+    try:
+        startup_cpu = 0.0
+        for proc in procs:  # ready = migrated and connected: startup is not part of the rate
+            assert proc.stdout is not None
+            ready = proc.stdout.readline().split()
+            if not ready or ready[0] != "ready":
+                raise RuntimeError("a benchmark worker did not start")
+            startup_cpu += float(ready[1])
+        started = time.perf_counter()
+        while time.perf_counter() - started < timeout:
+            time.sleep(0.05)
+            if any(p.poll() is not None for p in procs):
+                raise RuntimeError("a benchmark worker died")
+            if handled_count(service) >= expected and outbox_empty(service):
+                break
+        took = time.perf_counter() - started
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        outputs = [proc.communicate(timeout=60)[0] for proc in procs]
+    cpu = sum(float(line.split()[1]) for out in outputs for line in out.splitlines() if line.startswith("cpu "))
+    return took, cpu - startup_cpu
+
+
 def run_pipeline(
     replies: int = 2000,
     *,
@@ -143,7 +195,12 @@ def run_pipeline(
     engine_ids: list[str] | None = None,
     seed: int = 1,
     echo: Any = print,
+    database_url: str | None = None,
+    workers: int = 0,
 ) -> PipelineReport:
+    """One measurement. ``workers`` 0: the service runs in this process (its CPU and memory
+    are measured); N: N worker processes share the database (``database_url``, default a
+    SQLite file) and the mailbox, as N ``pbem serve`` would."""
     from service.localmail.dovecot import DovecotStack
     from service.localmail.stackprocess import SubprocessMailStack
 
@@ -155,7 +212,8 @@ def run_pipeline(
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp, stack_cls(auto_create=True) as stack:
         stack.add_user(SERVICE_ADDRESS, SERVICE_PASSWORD)
         setup_started = time.perf_counter()
-        service = Service(bench_settings(stack, Path(tmp) / "pbem.sqlite3"))
+        values = bench_values(stack, database_url or Path(tmp) / "pbem.sqlite3")
+        service = Service(Settings(**values))
         world = World(service)
         world.add_templates(chosen, seed)
         world.add_games(replies, rng)
@@ -165,9 +223,12 @@ def run_pipeline(
         setup_s = time.perf_counter() - setup_started
         echo(f"{replies:,} replies waiting in the inbox of {stack!r}; running the service ...")
 
-        cpu_started = time.process_time()
-        service_s = asyncio.run(poll_cycle(service, replies))
-        service_cpu_s = time.process_time() - cpu_started
+        if workers:
+            service_s, service_cpu_s = run_workers(service, values, workers, replies)
+        else:
+            cpu_started = time.process_time()
+            service_s = asyncio.run(serve_until_done(service, replies))
+            service_cpu_s = time.process_time() - cpu_started
         with service.session() as s:
             applied = len(s.exec(select(InboundMail.id).where(InboundMail.status == "applied")).all())
             done_at = sorted(
@@ -196,8 +257,11 @@ def run_pipeline(
         echo("service done; raw baseline: the same fetch and the same number of sends ...")
         fetch_s = raw_fetch(stack, replies)
         send_s = asyncio.run(raw_send(stack, [(to, raw) for _g, _s, to, raw in sent_rows]))
+        service.ctx.db.dispose()
         return PipelineReport(
-            stack="dovecot (aiosmtpd front in-process)" if dovecot else "pymap (own process)",
+            stack=("dovecot (aiosmtpd front in-process)" if dovecot else "pymap (own process)")
+            + f"; database: {'sqlite' if (database_url or 'sqlite').startswith('sqlite') else 'postgresql'}"
+            + (f"; {workers} worker process(es)" if workers else "; service in this process"),
             engines=chosen,
             replies=replies,
             applied=applied,
@@ -213,7 +277,35 @@ def run_pipeline(
             service_cpu_s=service_cpu_s,
             peak_rss_mb=_peak_rss_mb(),
             setup_s=setup_s,
+            workers=workers,
         )
+
+
+def run_scaling(
+    replies: int, workers: list[int], *, db: str = "postgresql", dovecot: bool = False,
+    engine_ids: list[str] | None = None, seed: int = 1, echo: Any = print,
+) -> list[PipelineReport]:
+    """``run_pipeline`` once per worker count, each on a fresh database (a local PostgreSQL
+    with ``db="postgresql"``) and a fresh mailbox; the same replies every time."""
+    reports: list[PipelineReport] = []
+    with contextlib.ExitStack() as stack:
+        pg = stack.enter_context(LocalPostgres()) if db == "postgresql" else None
+        for n in workers:
+            url = pg.create_database(f"bench_w{n}_{len(reports)}") if pg is not None else None
+            echo(f"-- {n} worker(s) on {db} --")
+            reports.append(run_pipeline(replies, dovecot=dovecot, engine_ids=engine_ids, seed=seed, echo=echo,
+                                        database_url=url, workers=n))
+    return reports
+
+
+def scaling_lines(reports: list[PipelineReport]) -> list[str]:
+    """The table of ``run_scaling``: rate per worker count, against the raw I/O of the same run."""
+    lines = ["workers  replies/s  raw replies/s  ratio  CPU ms/reply  x rate of the first"]
+    for n, r in enumerate(reports):
+        lines.append(f"{r.workers:>7}  {r.service_rate:>9.1f}  {r.raw_rate:>13.1f}  {r.ratio:>5.2f}  "
+                     f"{1000 * r.service_cpu_s / r.replies:>12.1f}  {r.service_rate / reports[0].service_rate:>5.2f}"
+                     + ("" if n else "  (baseline)"))
+    return lines
 
 
 def main() -> None:

@@ -27,8 +27,8 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, insert
-from sqlmodel import select
+from sqlalchemy import Connection, Table, func
+from sqlmodel import col, select
 
 import engines
 from service.config import Settings
@@ -44,9 +44,15 @@ SERVICE_PASSWORD = "pbem"
 TEMPLATES_PER_ENGINE = 4
 
 
-def bench_settings(stack: Any, db_path: Path, **extra: Any) -> Settings:
+def bench_settings(stack: Any, db_path: Path | str, **extra: Any) -> Settings:
+    """Settings for a benchmark service on ``stack``: a SQLite file, or any database URL."""
+    return Settings(**bench_values(stack, db_path, **extra))
+
+
+def bench_values(stack: Any, db_path: Path | str, **extra: Any) -> dict[str, Any]:
+    """The values of ``bench_settings`` (JSON-able: worker processes get them as they are)."""
     values: dict[str, Any] = {
-        "database_url": f"sqlite:///{db_path}",
+        "database_url": db_path if isinstance(db_path, str) else f"sqlite:///{db_path}",
         "service_address": SERVICE_ADDRESS,
         "secret": secrets.token_hex(16),
         "imap_host": stack.host,
@@ -59,7 +65,7 @@ def bench_settings(stack: Any, db_path: Path, **extra: Any) -> Settings:
         "error_answers_per_day": 1_000_000, "answers_per_hour": 1_000_000, "answers_per_day": 1_000_000,
     }
     values.update(extra)
-    return Settings(**values)
+    return values
 
 
 @dataclass
@@ -127,6 +133,7 @@ class World:
         """Bulk-insert ``count`` copies of the templates; returns seconds taken."""
         started = time.perf_counter()
         ctx = self.service.ctx
+        secret = ctx.key_secret
         now = ctx.clock.now()
         deadline = now + timedelta(days=30)
         with self.service.session() as s:
@@ -136,10 +143,18 @@ class World:
             players: list[dict[str, Any]] = []
             seats: list[dict[str, Any]] = []
             keys: list[dict[str, Any]] = []
-            for n in range(count):
-                template = self.templates[rng.randrange(len(self.templates))]
+            # per template, once: its engine, acting seats and their decisions (parsing a state
+            # per copy made 100,000 games take minutes)
+            shapes = []
+            for template in self.templates:
                 engine = engines.get(template.engine_id)
                 state = engine.from_json(template.state)
+                acting = sorted(engine.to_act(state))
+                shapes.append((engine, acting, {seat: engine.decision_key(state, seat) for seat in acting}))
+            for n in range(count):
+                pick = rng.randrange(len(self.templates))
+                template = self.templates[pick]
+                engine, acting, decisions = shapes[pick]
                 game_id = next_game + n
                 games.append(
                     {
@@ -156,7 +171,6 @@ class World:
                         "updated_at": now,
                     }
                 )
-                acting = sorted(engine.to_act(state))
                 for seat in range(template.players):
                     player_id = next_player
                     next_player += 1
@@ -173,14 +187,14 @@ class World:
                         }
                     )
                     key = None
-                    if seat in acting:
-                        key = make_key(ctx.key_secret, game_id, seat, engine.decision_key(state, seat))
+                    if seat in decisions:
+                        key = make_key(secret, game_id, seat, decisions[seat])
                         keys.append(
                             {
                                 "key": key,
                                 "game_id": game_id,
                                 "seat": seat,
-                                "decision": engine.decision_key(state, seat),
+                                "decision": decisions[seat],
                                 "created_at": now,
                             }
                         )
@@ -197,13 +211,37 @@ class World:
                             "last_log_id": 0,
                         }
                     )
-            s.execute(insert(Player), players)
-            s.execute(insert(Game), games)
-            s.execute(insert(GameSeat), seats)
-            s.execute(insert(ReplyKey), keys)
+            conn = s.connection()
+            for table, rows in ((Player.__table__, players), (Game.__table__, games),  # type: ignore[attr-defined]
+                                (GameSeat.__table__, seats), (ReplyKey.__table__, keys)):  # type: ignore[attr-defined]
+                _bulk_insert(conn, table, rows)
             s.commit()
         self.players += len(players)
         return time.perf_counter() - started
+
+
+def _bulk_insert(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """One driver-level executemany: SQLAlchemy's per-row parameter processing cost more than
+    SQLite's inserting (100,000 games are ~1 million rows). Each distinct value goes through
+    its column type's bind processor once, so what is stored is what the ORM would store."""
+    if not rows:
+        return
+    names = list(rows[0])
+    processors = [table.c[name].type._cached_bind_processor(conn.dialect) for name in names]
+    memo: dict[tuple[int, Any], Any] = {}
+
+    def bound(i: int, value: Any) -> Any:
+        process = processors[i]
+        if process is None or value is None or (isinstance(value, (int, str)) and not isinstance(value, bool)):
+            return value
+        key = (i, value)
+        if key not in memo:
+            memo[key] = process(value)
+        return memo[key]
+
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"  # SQLite; psycopg (PostgreSQL)
+    sql = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({', '.join([mark] * len(names))})"
+    conn.exec_driver_sql(sql, [tuple(bound(i, row[name]) for i, name in enumerate(names)) for row in rows])
 
 
 def reply_for(live: LiveSeat, rng: random.Random, domain: str = "pbem.test") -> EmailMessage:
@@ -247,15 +285,41 @@ async def poll_cycle(service: Service, expected: int) -> float:
     for _ in range(1000):
         handled += await service.poll_once()  # the default batch, as serve_forever polls
         await service.flush_outbox()
-        if handled >= expected and await _outbox_empty(service):
+        if handled >= expected and outbox_empty(service):
             break
     return time.perf_counter() - started
 
 
-async def _outbox_empty(service: Service) -> bool:
+async def serve_until_done(service: Service, expected: int, timeout: float = 600.0) -> float:
+    """Seconds for ``pbem serve``'s own loop (``serve_forever``: IDLE, poll, outbox worker) to
+    handle ``expected`` stored-or-waiting replies and send everything they cause."""
+    started = time.perf_counter()
+    serving = asyncio.create_task(service.serve_forever())
+    try:
+        while time.perf_counter() - started < timeout:
+            await asyncio.sleep(0.05)
+            if serving.done():
+                serving.result()  # the service died: say why
+            if handled_count(service) >= expected and outbox_empty(service):
+                break
+        return time.perf_counter() - started
+    finally:
+        service.stop()
+        await serving
+
+
+def handled_count(service: Service) -> int:
+    """Inbound mails the service is done with (any status but ``new``)."""
+    with service.session() as s:
+        return int(s.exec(select(func.count()).select_from(InboundMail).where(InboundMail.status != "new")).one())
+
+
+def outbox_empty(service: Service) -> bool:
+    """Nothing pending or being sent."""
     with service.session() as s:
         return (
-            int(s.exec(select(func.count()).select_from(Outbox).where(Outbox.status == "pending")).one()) == 0
+            int(s.exec(select(func.count()).select_from(Outbox)
+                       .where(col(Outbox.status).in_(("pending", "sending")))).one()) == 0
         )
 
 
@@ -267,6 +331,50 @@ class ScaleReport:
     cycle_s: float
     handled: int
     db_mb: float
+    cpu_s: float = 0.0
+    insert_s: float = 0.0
+
+    @property
+    def ms_per_reply(self) -> float:
+        return 1000 * self.cycle_s / self.replies
+
+    @property
+    def cpu_ms_per_reply(self) -> float:
+        return 1000 * self.cpu_s / self.replies
+
+
+#: The statements a reply runs against tables that grow with the games (SQLite syntax), each
+#: checked with EXPLAIN QUERY PLAN: none may scan a whole table.
+HOT_QUERIES = {
+    "reply key": "SELECT * FROM reply_keys WHERE key = 'x'",
+    "seats of a game": "SELECT * FROM seats JOIN players ON seats.player_id = players.id WHERE seats.game_id = 1 "
+                       "ORDER BY seats.seat",
+    "game": "SELECT * FROM games WHERE id = 1",
+    "player by address": "SELECT * FROM players WHERE address = 'a@b'",
+    "digest since last mail": "SELECT * FROM move_log WHERE game_id = 1 AND id > 0 ORDER BY id",
+    "mails that handed out a key": "SELECT id, raw FROM outbox WHERE reply_key = 'x' ORDER BY id DESC LIMIT 6",
+    "mail by Message-ID": "SELECT * FROM outbox WHERE message_id = '<x>'",
+    "answers to an address": "SELECT count(*) FROM outbox WHERE to_address = 'a@b' AND kind IN ('help') "
+                             "AND created_at >= '2026-01-01'",
+    "inbound dedupe": "SELECT * FROM inbound_mails WHERE message_id = '<x>'",
+    "pending inbound": "SELECT id FROM inbound_mails WHERE status = 'new' ORDER BY id",
+    "due outbox": "SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= '2027-01-01' ORDER BY id",
+    "overdue games": "SELECT id FROM games WHERE status = 'active' AND deadline <= '2026-01-01'",
+}
+
+
+def full_scans(service: Service) -> list[str]:
+    """The hot queries whose SQLite plan scans a whole table (none, with the indexes we have)."""
+    if not service.settings.database_url.startswith("sqlite"):
+        return []
+    bad: list[str] = []
+    with service.ctx.db.connect() as conn:
+        for name, sql in HOT_QUERIES.items():
+            plan = [str(row[-1]) for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}")]
+            scans = [step for step in plan if step.startswith("SCAN") and "USING" not in step]
+            if scans:
+                bad.append(f"{name}: {'; '.join(scans)}")
+    return bad
 
 
 def run_scale(
@@ -289,12 +397,16 @@ def run_scale(
         answered: set[int] = set()
         for size in sizes:
             took = world.add_games(size - world.games, rng)
+            with service.ctx.db.begin() as conn:  # fresh statistics for the planner, as an operator's ANALYZE
+                conn.exec_driver_sql("ANALYZE")
             echo(f"{world.games:,} live games, {world.players:,} players (bulk insert {took:.1f} s)")
             fresh = [live for live in world.to_act if live.game_id not in answered]
             chosen = rng.sample(fresh, replies)
             answered.update(live.game_id for live in chosen)
             asyncio.run(inject(stack, [reply_for(live, rng) for live in chosen]))
+            cpu_started = time.process_time()
             cycle = asyncio.run(poll_cycle(service, replies))
+            cpu = time.process_time() - cpu_started
             with service.session() as s:
                 applied = int(
                     s.exec(
@@ -302,12 +414,15 @@ def run_scale(
                     ).one()
                 )
             reports.append(
-                ScaleReport(world.games, world.players, replies, cycle, applied, db_path.stat().st_size / 1e6)
+                ScaleReport(world.games, world.players, replies, cycle, applied, db_path.stat().st_size / 1e6,
+                            cpu, took)
             )
             echo(
-                f"  one poll cycle with {replies} new replies: {cycle:.2f} s "
-                f"({applied} replies applied so far, database {db_path.stat().st_size / 1e6:.0f} MB)"
+                f"  one poll cycle with {replies} new replies: {cycle:.2f} s, CPU {1000 * cpu / replies:.1f} ms "
+                f"per reply ({applied} replies applied so far, database {db_path.stat().st_size / 1e6:.0f} MB)"
             )
+        for problem in full_scans(service):
+            echo(f"  full table scan in a hot query: {problem}")
     return reports
 
 

@@ -6,6 +6,7 @@ Command functions stay thin: each calls library code that tests call directly.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
@@ -64,34 +65,93 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             [], "--engine", "-e", help="Engine id; repeat. Default: every landed engine, mixed."
         ),
         seed: int = typer.Option(1, help="Seed of the games and replies."),
+        db: str = typer.Option("sqlite", "--db", help="sqlite, or postgresql (a throw-away local server)."),
+        workers: str = typer.Option(
+            "", "--workers", help="Worker processes on one database, e.g. 1,2,4: one run per count, "
+            "printed as a table. Default: the service in the benchmark's own process."),
     ) -> None:
-        """The whole service vs raw IMAP+SMTP on the same mails: rates, ratio, latency, memory."""
-        from bench.pipeline import run_pipeline
+        """The whole service (``pbem serve``'s loop) vs raw IMAP+SMTP on the same mails, in one run."""
+        from bench.pipeline import run_pipeline, run_scaling, scaling_lines
+        from service.localmail.postgres import LocalPostgres, available
 
-        report = run_pipeline(replies, dovecot=dovecot, engine_ids=engine or None, seed=seed, echo=typer.echo)
+        counts = _counts("--workers", workers, 1, 32)
+        if db not in ("sqlite", "postgresql"):
+            _fail(f"--db must be sqlite or postgresql, not {db!r}")
+        if db == "postgresql" and not available():
+            _fail("--db postgresql needs PostgreSQL installed and root (it runs as the postgres user)")
+        if replies < 1:
+            _fail("--replies must be at least 1")
+        if counts:
+            reports = run_scaling(replies, counts, db=db, dovecot=dovecot, engine_ids=engine or None, seed=seed,
+                                  echo=typer.echo)
+            for report in reports:
+                typer.echo("\n".join(report.lines()))
+            typer.echo("\n".join(scaling_lines(reports)))
+            return
+        if db == "postgresql":
+            with LocalPostgres() as pg:
+                report = run_pipeline(replies, dovecot=dovecot, engine_ids=engine or None, seed=seed,
+                                      echo=typer.echo, database_url=pg.create_database("bench"))
+        else:
+            report = run_pipeline(replies, dovecot=dovecot, engine_ids=engine or None, seed=seed, echo=typer.echo)
         typer.echo("\n".join(report.lines()))
 
     @bench.command("scale")
     def bench_scale(
         replies: int = typer.Option(100, "--replies", help="New replies per measured poll cycle."),
-        games: list[int] = typer.Option(  # noqa: B008
-            [1000, 10000], "--games", help="Numbers of live TAC games to measure at (ascending; repeat)."
-        ),
+        games: str = typer.Option(
+            "1000,10000", "--games", help="Numbers of live TAC games to measure at, e.g. 1000,10000,100000."),
         seed: int = typer.Option(1, help="Seed."),
     ) -> None:
-        """One poll cycle with new replies at 1,000 and 10,000 live games (4 players each)."""
+        """One poll cycle with new replies at each number of live games (4 players each)."""
         from bench.scale import run_scale
 
-        reports = run_scale(sorted(games), replies, seed, echo=typer.echo)
+        sizes = sorted(_counts("--games", games, 1, 1_000_000))
+        if not sizes:
+            _fail("--games needs at least one number")
+        if replies < 1 or replies > sizes[0]:
+            _fail(f"--replies must be 1..{sizes[0]} (the smallest --games)")
+        reports = run_scale(sizes, replies, seed, echo=typer.echo)
+        typer.echo("  games  players  insert s  cycle s  ms/reply  CPU ms/reply")
         for r in reports:
-            typer.echo(
-                f"{r.games:>7,} games {r.players:>7,} players: cycle {r.cycle_s:.2f} s for {r.replies} replies"
-            )
+            typer.echo(f"{r.games:>7,} {r.players:>8,} {r.insert_s:>9.1f} {r.cycle_s:>8.2f} {r.ms_per_reply:>9.1f} "
+                       f"{r.cpu_ms_per_reply:>13.1f}")
         if len(reports) > 1:
             first, last = reports[0], reports[-1]
-            typer.echo(
-                f"cycle time x{last.cycle_s / first.cycle_s:.2f} for x{last.games / first.games:.0f} games: "
-                "the cost follows the new mail, not the number of games"
-                if last.cycle_s < 2 * first.cycle_s
-                else f"cycle time x{last.cycle_s / first.cycle_s:.2f} for x{last.games / first.games:.0f} games"
-            )
+            typer.echo(f"CPU per reply x{last.cpu_ms_per_reply / first.cpu_ms_per_reply:.2f} for "
+                       f"x{last.games / first.games:.0f} games")
+
+    @bench.command("latency")
+    def bench_latency(
+        replies: int = typer.Option(30, "--replies", help="Replies sent, one at a time."),
+        rate: float = typer.Option(1.0, "--rate", help="Replies per second."),
+        dovecot: bool = typer.Option(False, "--dovecot", help="Run on Dovecot instead of the pure-Python stack."),
+        seed: int = typer.Option(1, help="Seed."),
+    ) -> None:
+        """Light load: the service's own time from a stored reply to its sent answers (p50/p95)."""
+        from bench.latency import run_latency
+
+        if replies < 1:
+            _fail("--replies must be at least 1")
+        if not 0 < rate <= 100:
+            _fail("--rate must be above 0 and at most 100 replies a second")
+        typer.echo("\n".join(run_latency(replies, rate, dovecot=dovecot, seed=seed, echo=typer.echo).lines()))
+
+
+def _fail(message: str) -> NoReturn:
+    """A one-line error and exit code 2 (a usage error), as every operator command does."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _counts(option: str, text: str, low: int, high: int) -> list[int]:
+    """``1,2,4`` as numbers in ``low..high`` (a one-line error for anything else)."""
+    if not text.strip():
+        return []
+    try:
+        counts = [int(part.replace("_", "")) for part in text.split(",")]
+    except ValueError:
+        _fail(f"{option} takes numbers like 1,2,4, not {text!r}")
+    if any(not low <= n <= high for n in counts):
+        _fail(f"{option} numbers must be {low:,}..{high:,}")
+    return counts

@@ -12,6 +12,7 @@ A seat kept by a bot (``GameSeat.bot``, see ``service.play.seats``) gets no mail
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -222,10 +223,13 @@ def queue_game_mails(
     actor: int | None,
     started: bool = False,
     results: Results | None = None,
+    seats: Sequence[tuple[GameSeat, Player]] | None = None,
 ) -> None:
-    """Queue the mails a change of ``game`` causes (see the module docstring for who gets one)."""
+    """Queue the mails a change of ``game`` causes (see the module docstring for who gets one).
+
+    ``seats``: the game's ``seats_of`` when the caller holds them already."""
     assert game.id is not None
-    seats = seats_of(session, game.id)
+    seats = seats if seats is not None else seats_of(session, game.id)
     names = [player.name for _, player in seats]
     over = game.status != "active"
     to_act = frozenset() if over else engine.to_act(state)

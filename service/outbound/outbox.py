@@ -55,6 +55,7 @@ LAST_ANSWER_NOTE = {
           "thư về các ván chơi vẫn được gửi, và tôi sẽ trả lời lại {when}.",
 }
 LAST_ANSWER_WHEN = {"hour": {"en": "in an hour", "vi": "sau một giờ"}, "day": {"en": "tomorrow", "vi": "vào ngày mai"}}
+KEEP_OPEN_SECONDS = 10.0
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=6)
 #: How long a claim (``sending``) of another host's process is trusted before it counts as
@@ -190,6 +191,18 @@ class Sender:
     retry_at: float = 0.0
     breaker_open: bool = False
     opened: int = 0
+    #: keep the SMTP connection between rounds (``pbem serve`` flushes after every handled
+    #: mail); an idle connection is not trusted after ``KEEP_OPEN_SECONDS`` and opened afresh
+    keep_open: bool = False
+    smtp: aiosmtplib.SMTP | None = None
+    smtp_used: float = 0.0
+
+    async def close(self) -> None:
+        """Quit a kept SMTP connection (the service stops)."""
+        smtp, self.smtp = self.smtp, None
+        if smtp is not None:
+            with contextlib.suppress(aiosmtplib.SMTPException, OSError):
+                await smtp.quit()
 
     def trip(self, backoff: Backoff, why: object) -> None:
         delay = backoff.failed()
@@ -290,16 +303,14 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
         return 0  # nothing to claim: the breaker stays open until a write goes through
     if not due:
         return 0
-    cfg = ctx.settings
-    smtp = smtp_client(cfg)
     try:
-        await smtp_connect(smtp, cfg)
-        if cfg.smtp_user:
-            await smtp.login(cfg.smtp_user, cfg.smtp_password)
+        smtp = await _connection(ctx, sender)
     except (aiosmtplib.SMTPException, OSError) as exc:
         sender.trip(sender.smtp_backoff, f"SMTP server unavailable: {exc}")
         return 0
     sent = 0
+    cfg = ctx.settings
+    healthy = False
     try:
         for _ in range(limit):
             try:  # the next due mail no other worker holds (SKIP LOCKED on PostgreSQL)
@@ -314,7 +325,8 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
                 sender.breaker_open = False
             sender.db_backoff.succeeded()
             if claimed is None:
-                break  # nothing due any more (or every due mail is another worker's)
+                healthy = True  # nothing due any more (or every due mail is another worker's)
+                break
             outbox_id, to_address, raw = claimed
             outcome, error, charge, stop = "sent", None, False, False
             try:
@@ -349,10 +361,34 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
             elif stop:
                 sender.trip(sender.smtp_backoff, f"SMTP refused or dropped: {error}")
                 break
+        else:
+            healthy = True
     finally:
-        with contextlib.suppress(aiosmtplib.SMTPException, OSError):
-            await smtp.quit()
+        if sender.keep_open and healthy and smtp.is_connected:
+            sender.smtp, sender.smtp_used = smtp, time.monotonic()
+        else:
+            with contextlib.suppress(aiosmtplib.SMTPException, OSError):
+                await smtp.quit()
     return sent
+
+
+async def _connection(ctx: AppContext, sender: Sender) -> aiosmtplib.SMTP:
+    """The kept connection of ``sender`` when it is fresh, else a new one (logged in).
+
+    Reused only within ``KEEP_OPEN_SECONDS`` of its last round: a server may drop an idle
+    client, and a send failing halfway must not be how we find out."""
+    kept, sender.smtp = sender.smtp, None
+    if kept is not None:
+        if kept.is_connected and time.monotonic() - sender.smtp_used < KEEP_OPEN_SECONDS:
+            return kept
+        with contextlib.suppress(aiosmtplib.SMTPException, OSError):
+            await kept.quit()
+    cfg = ctx.settings
+    smtp = smtp_client(cfg)
+    await smtp_connect(smtp, cfg)
+    if cfg.smtp_user:
+        await smtp.login(cfg.smtp_user, cfg.smtp_password)
+    return smtp
 
 
 async def send_now(ctx: AppContext, to_address: str, raw: bytes) -> None:

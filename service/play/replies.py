@@ -172,14 +172,17 @@ def handle_game_reply(
     else:
         turn.results.ignored.extend(lines[MAX_LINES:])
     turn.results.ignored.extend(f"{line} (same move as above)" for line in duplicates)
+    # read once for the three steps below (seat rows change in place, never their players)
+    seats = seats_of(session, game.id or 0) if turn.changed or turn.ended else []
     if turn.changed:
         if not seat_row.bot:
             seat_row.misses = 0  # a move of the player's own: no longer "missed in a row"
         if game.status == "active":  # a bot-kept seat that must act now moves at once
-            turn.state, _ = play_bot_seats(session, ctx, game, engine, turn.state)
-        save_state(session, ctx, game, engine, turn.state)
+            turn.state, _ = play_bot_seats(session, ctx, game, engine, turn.state, seats)
+        save_state(session, ctx, game, engine, turn.state, seats)
     if turn.changed or turn.ended:
-        queue_game_mails(session, ctx, game, engine, turn.state, actor=turn.seat, results=turn.results)
+        queue_game_mails(session, ctx, game, engine, turn.state, actor=turn.seat, results=turn.results,
+                         seats=seats)
         return "applied"
     answer_without_change(session, ctx, turn)
     return "applied" if turn.results.done else "rejected"

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -63,14 +64,15 @@ def seat_row(session: Session, game_id: int, seat: int) -> GameSeat:
 # -- bots ---------------------------------------------------------------------------
 
 
-def play_bot_seats(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], state: Any) -> tuple[Any, bool]:
+def play_bot_seats(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], state: Any,
+                   seats: Sequence[tuple[GameSeat, Player]] | None = None) -> tuple[Any, bool]:
     """Play the engine's default move for every bot-kept seat that must act, until none must.
 
     Returns the new state and whether anything was played (the caller saves the state). A
     game where only bots are left to act runs on to its end or to a human's decision.
     """
     assert game.id is not None
-    bots = {row.seat for row, _ in seats_of(session, game.id) if row.bot}
+    bots = {row.seat for row, _ in (seats if seats is not None else seats_of(session, game.id)) if row.bot}
     changed = False
     for _ in range(10_000):  # a guard against an engine that never finishes
         if engine.outcome(state) is not None:

@@ -402,6 +402,7 @@ class Service:
                               coalesce=True, max_instances=1, misfire_grace_time=None)
         workers = [asyncio.create_task(self._worker(name, self._wakes[name], job), name=f"pbem-{name}")
                    for name, (_seconds, job) in jobs.items()]
+        self.sender.keep_open = True
         scheduler.start()
         idle = asyncio.create_task(self._idle_loop(), name="pbem-idle")
         try:
@@ -414,6 +415,8 @@ class Service:
             for wake in self._wakes.values():
                 wake.set()  # a waiting worker sees the stop; a busy one finishes its round first
             await asyncio.gather(idle, *workers, return_exceptions=True)
+            self.sender.keep_open = False
+            await self.sender.close()
             await asyncio.to_thread(self.inbox.close)
             self.mailbox_lock.release()
 

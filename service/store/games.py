@@ -64,7 +64,7 @@ def seats_of(session: Session, game_id: int) -> list[tuple[GameSeat, Player]]:
 
 
 def next_deadline(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], state: Any,
-                  now: datetime) -> datetime | None:
+                  now: datetime, seats: Sequence[tuple[GameSeat, Player]] | None = None) -> datetime | None:
     """The deadline of a decision opening at ``now`` under the game's policy.
 
     None while the operator has paused the game. A player who is away (``vacation``) and
@@ -76,24 +76,26 @@ def next_deadline(session: Session, ctx: AppContext, game: Game, engine: Engine[
     start = now
     to_act = engine.to_act(state)
     if to_act and game.id is not None:
-        for seat_row, player in seats_of(session, game.id):
+        for seat_row, player in seats if seats is not None else seats_of(session, game.id):
             if (seat_row.seat in to_act and not seat_row.bot and player.away_until is not None
                     and player.away_until > start):
                 start = player.away_until
     return deadline_after(start, policy.hours, policy.weekend_pause)
 
 
-def save_state(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], state: Any) -> None:
+def save_state(session: Session, ctx: AppContext, game: Game, engine: Engine[Any], state: Any,
+               seats: Sequence[tuple[GameSeat, Player]] | None = None) -> None:
     """Write ``state`` if nobody else wrote the game since we read it (else ``StaleGame``).
 
-    The next deadline follows the game's policy (``next_deadline``)."""
+    The next deadline follows the game's policy (``next_deadline``). ``seats``: the game's
+    ``seats_of`` when the caller holds them already (one query less per move)."""
     assert game.id is not None
     now = ctx.clock.now()
     outcome = engine.outcome(state)
     status = game.status if game.status != "active" else ("finished" if outcome is not None else "active")
     values: dict[str, Any] = {
         "state": engine.to_json(state), "version": game.version + 1, "updated_at": now, "status": status,
-        "deadline": None if status != "active" else next_deadline(session, ctx, game, engine, state, now),
+        "deadline": None if status != "active" else next_deadline(session, ctx, game, engine, state, now, seats),
         "turn_started_at": now,
         # paused: a move opens a new decision, which gets its whole time when resumed
         "paused_left": None if game.paused else game.paused_left,
