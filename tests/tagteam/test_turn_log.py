@@ -217,3 +217,29 @@ def test_turn_log_lines_have_no_notation_and_no_english_in_vietnamese() -> None:
                 for line in step_lines(e.text.vi):
                     assert not ENGLISH.search(re.sub(r"«[^»]*»", "", line)), line
     assert checked > 100
+
+
+def test_TT_33_tags_tokens_and_upkeep_are_told(content: Content) -> None:
+    """TT-33 (each revealed card sets the Active fighter: a change is a tag), tokens gained by their
+    names, an Attack softened to 0 by Golem's Presence, and the Serpent's end-of-Turn upkeep with
+    its damage, each on its own line in both languages."""
+    teams = (("loew", "cleopatra"), ("musashi", "reeves"))
+    c, s = position(content, [[card("loew", "token golem +1 you"), card("cleopatra", "token serpent +1 opponent")],
+                              [card("musashi", "power +0"), card("musashi", "attack opponent_partner")]],
+                    teams=teams)
+    first, second = rules.run_fight(c, s)
+    assert step_lines(first.text.en) == ["Rabbi Loew gains 1 Golem's Presence token (now 1)."]
+    assert step_lines(second.text.en) == [
+        "P1 tags in Cleopatra.",
+        "Miyamoto Musashi gains 1 Serpent token (now 1).",
+        "Miyamoto Musashi hits Rabbi Loew for 0 (16→16).",
+        "End of Turn: Miyamoto Musashi's Serpent token acts.",
+        "Miyamoto Musashi takes 1 damage (11→10).",
+    ]
+    assert step_lines(second.text.vi) == [
+        "P1 đổi sang Cleopatra.",
+        "Miyamoto Musashi nhận 1 token Rắn (còn 1).",
+        "Miyamoto Musashi đánh trúng Rabbi Loew, 0 sát thương (16→16).",
+        "Cuối Lượt, token Rắn của Miyamoto Musashi có hiệu lực.",
+        "Miyamoto Musashi chịu 1 sát thương (11→10).",
+    ]
