@@ -142,6 +142,33 @@ class CancelNote:
     skipped: list[Act] = field(default_factory=list)  # the Actions that now never happen
 
 
+@dataclass(slots=True)
+class Step:
+    """One thing that happened during a Turn, in the order it happened (issue 15: say each step).
+
+    Pure data: ``words.step_text`` turns it into a line. ``kind`` is
+    - ``hp``: the marker of ``ref`` moved ``before``→``after``; ``causes`` are the Actions of that
+      one simultaneous step on it, as (verb, actor, signed amount), verb ``cancel`` for a revert;
+    - ``stop``: the marker of ``ref`` was halted by the Stop space ``after``;
+    - ``block``: ``ref``'s Block negated an Attack by ``other``;
+    - ``power``/``special``: a value of ``ref`` went ``before``→``after``;
+    - ``token``: ``ref`` held ``before`` then ``after`` tokens of kind ``name``;
+    - ``flip``: ``ref`` turned to side ``name`` (HP ``before``→``after``, lowered to the new Max);
+    - ``icon``: ``ref``'s marker entered space ``after`` holding icon ``name`` (its effects follow);
+    - ``upkeep``: at the end of the Turn, ``ref``'s ``name`` token acts (its effects follow);
+    - ``cancel``: a Cancel fired; ``note`` says what it reverted and skipped.
+    """
+
+    kind: str
+    ref: Ref
+    before: int = 0
+    after: int = 0
+    name: str = ""
+    causes: list[tuple[str, Ref, int]] = field(default_factory=list)
+    other: Ref | None = None
+    note: CancelNote | None = None
+
+
 @dataclass
 class TurnReport:
     """What happened, for the public event log."""
@@ -149,13 +176,16 @@ class TurnReport:
     cancelled: list[bool] = field(default_factory=lambda: [False, False])
     flips: list[Ref] = field(default_factory=list)
     cancels: list[CancelNote] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)  # filled only when the Resolver records
 
 
 class Resolver:
     """Resolves one Turn (or one Instant-Bonus step) on ``teams`` in place."""
 
-    def __init__(self, content: Content, teams: Board, active: list[int], cards: list[Card | None]) -> None:
+    def __init__(self, content: Content, teams: Board, active: list[int], cards: list[Card | None],
+                 record: bool = False) -> None:
         self.content = content
+        self.record = record  # the log's steps: the bots' look-ahead does not pay for them
         self.teams = teams
         self.active = active
         self.cards = cards
@@ -256,6 +286,8 @@ class Resolver:
                 for token_id in sorted(acting.intersection(f.tokens)):
                     if f.tokens[token_id] > 0:
                         entries += [Entry(t, a, i, False) for a in self.content.tokens[token_id].upkeep]
+                        if self.record:
+                            self.report.steps.append(Step("upkeep", (t, i), name=token_id))
         if entries:
             self.step(entries)
 
@@ -269,6 +301,7 @@ class Resolver:
         flips: list[tuple[Ref, str]] = []
         tokens: list[tuple[str, Ref, int]] = []
         shares: list[Share] = []  # the revealed cards' own parts, should a Cancel need them
+        causes: dict[Ref, list[tuple[str, Ref, int]]] = {}  # the log: who moved each marker, and how
         # 4.1: Blocks take effect before anything else of the step.
         rest: deque[Entry] = deque()
         for e in entries:
@@ -295,6 +328,8 @@ class Resolver:
                 kind, name = "hp", ""
                 if a.verb == "attack":
                     if self.negate(ref, rest):
+                        if self.record:
+                            self.report.steps.append(Step("block", ref, other=actor))
                         continue
                     taken = sum(self.content.tokens[k].attack_taken * n
                                 for k, n in f.tokens.items() if k in self.content.tokens)
@@ -323,6 +358,8 @@ class Resolver:
                         success |= f.side != name
                 if kind == "hp":
                     hp[ref] = hp.get(ref, 0) + n
+                    if self.record:
+                        causes.setdefault(ref, []).append((a.verb, actor, n))
                 elif kind == "power":
                     power[ref] = power.get(ref, 0) + n
                 elif kind == "special":
@@ -341,7 +378,7 @@ class Resolver:
             if shares:
                 before = [(f.side, f.hp, f.power, f.special, dict(f.tokens)) for team in self.teams for f in team]
                 self.kept.append(Kept(self.serial, changes, shares, before))
-            fired = self.land(self.teams, changes, True)
+            fired = self.land(self.teams, changes, True, causes)
         if fired or self.flippers:
             self.fire(fired, wave, self.serial)
 
@@ -366,30 +403,55 @@ class Resolver:
                 rest.extend(Entry(r.team, b, r.you, r.from_card) for b in r.act.bonus)
         return True
 
-    def land(self, board: Board, c: Changes, real: bool) -> list[tuple[Ref, str]]:
+    def land(self, board: Board, c: Changes, real: bool,
+             causes: dict[Ref, list[tuple[str, Ref, int]]] | None = None) -> list[tuple[Ref, str]]:
         """All changes of a step at once (TT-30) on ``board``; returns the icons the markers entered.
 
         ``real`` is False when a Cancel replays a kept step on a copy: nothing is reported then.
+        ``causes`` (recording only) say which Actions moved each marker, for the log.
         """
+        log = self.report.steps if real and self.record else None
         for ref, n in c.power.items():
             f = board[ref[0]][ref[1]]
+            was = f.power
             f.power = max(0, f.power + n)  # TT-46
+            if log is not None and f.power != was:
+                log.append(Step("power", ref, was, f.power))
         for ref, n in c.special.items():
             f = board[ref[0]][ref[1]]
+            was = f.special
             f.special = min(max(0, f.special + n), self.content.fighters[f.id].special_max)
+            if log is not None and f.special != was:
+                log.append(Step("special", ref, was, f.special))
         if c.tokens:
+            held = [dict(f.tokens) for team in board for f in team] if log is not None else []
             self.apply_tokens(board, c.tokens)
+            if log is not None:
+                for k, f in enumerate(f for team in board for f in team):
+                    for token_id in sorted({*held[k], *f.tokens}):
+                        was, now = held[k].get(token_id, 0), f.tokens.get(token_id, 0)
+                        if was != now:
+                            log.append(Step("token", (k // 2, k % 2), was, now, token_id))
         for ref, side_id in c.flips:
             self.flip(board[ref[0]][ref[1]], side_id, ref if real else None)
         fired: list[tuple[Ref, str]] = []
         for ref, n in c.hp.items():
             f = board[ref[0]][ref[1]]
             if n == 0 or (n > 0 and f.hp == 0):
+                if log is not None and n == 0 and causes and causes.get(ref):
+                    log.append(Step("hp", ref, f.hp, f.hp, causes=causes[ref]))  # e.g. an Attack for 0
                 continue
             side = self.content.fighters[f.id].side(f.side)
+            was = f.hp
             f.hp, entered = side.walk(f.hp, n)
             if real:
                 fired += [(ref, icon) for space in entered for icon in side.icons[space]]
+            if log is not None:
+                log.append(Step("hp", ref, was, f.hp, causes=(causes or {}).get(ref, [])))
+                if f.hp != was + n and "stop" in side.icons.get(f.hp, ()):
+                    log.append(Step("stop", ref, was, f.hp))
+                log += [Step("icon", ref, was, space, icon) for space in entered for icon in side.icons[space]
+                        if icon not in ("stop", "cancel")]  # a Cancel says itself once it fires
         return fired
 
     def apply_tokens(self, board: Board, ops: list[tuple[str, Ref, int]]) -> None:
@@ -428,9 +490,12 @@ class Resolver:
         if f.side == side_id:
             return
         f.side = side_id
+        was = f.hp
         f.hp = min(f.hp, self.content.fighters[f.id].side(side_id).max_hp)
         if ref is not None:
             self.report.flips.append(ref)
+            if self.record:
+                self.report.steps.append(Step("flip", ref, was, f.hp, side_id))
 
     # -- icons -------------------------------------------------------------------------
 
@@ -492,6 +557,7 @@ class Resolver:
             for ref, eff in mine.items():
                 back.setdefault(ref, Effect()).add(eff)
             notes.append((note, mine))
+        hp_before = {ref: self.fighter(ref).hp for ref in back}
         self.revert(back)
         for note, mine in notes:
             for ref, eff in mine.items():
@@ -505,6 +571,13 @@ class Resolver:
                 for k, n in sorted(eff.tokens.items()):
                     if n:
                         note.undone.append(Undone(ref, f"token:{k}", n, f.tokens.get(k, 0)))
+        if self.record:
+            for note in self.report.cancels[-len(cancels):]:
+                self.report.steps.append(Step("cancel", note.track, note=note))
+            for ref, was in hp_before.items():  # what the reverts did to the markers, for the HP sums
+                if self.fighter(ref).hp != was:
+                    self.report.steps.append(Step("hp", ref, was, self.fighter(ref).hp,
+                                                  causes=[("cancel", ref, self.fighter(ref).hp - was)]))
 
     def effects(self, t: int, serial: int, triggers: list[Ref]) -> dict[Ref, Effect]:
         """What team ``t``'s card changed this Turn, per fighter, less the movement of ``triggers``

@@ -18,9 +18,9 @@ from __future__ import annotations
 from engines.contract import Event, Text, tr
 from engines.rng import Rng
 from engines.tagteam.content import Content
-from engines.tagteam.fight import CancelNote, Resolver, TurnReport, Undone
+from engines.tagteam.fight import CancelNote, Resolver, Step, TurnReport, Undone
 from engines.tagteam.state import FighterState, TTState
-from engines.tagteam.words import instant_text
+from engines.tagteam.words import instant_text, sentence, step_text
 
 DRAFT_MODES = ("standard", "competitive", "free", "random", "first_game")
 SIMULTANEOUS = ("draft1", "draft2", "free", "setup", "build")
@@ -162,13 +162,19 @@ def run_fight(content: Content, s: TTState) -> list[Event]:
     for k in range(turns):
         cids = [s.fight[t][k] if k < len(s.fight[t]) else None for t in (0, 1)]
         cards = [content.cards[c] if c is not None else None for c in cids]
+        tags = []
         for t in (0, 1):
             card = cards[t]
             if card is not None:
+                was = s.active[t]
                 s.active[t] = fighter_index(s, t, card.fighter)  # TT-33, TT-37
+                if (k or s.round > 1) and s.active[t] != was:
+                    tags.append(Step("tag", (t, s.active[t])))
         before = [[f.hp for f in team] for team in s.teams]
-        report = Resolver(content, s.teams, s.active, cards).run_turn()
+        report = Resolver(content, s.teams, s.active, cards, record=True).run_turn()
         after = [[f.hp for f in team] for team in s.teams]
+        report.steps[:0] = tags
+        report.steps += [Step("ko", (t, i)) for t in (0, 1) for i in (0, 1) if after[t][i] == 0]
         s.last_fight.append([cids[0], cids[1], list(s.active), after, list(report.cancelled)])
         events.append(turn_event(content, s, k + 1, cids, before, report))
         if check_ko(content, s):
@@ -194,13 +200,32 @@ def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
         for t, team in enumerate(s.teams) for i, f in enumerate(team) if before[t][i] != f.hp
     ]
     hp = "; ".join(moves) if moves else ""
-    notes = [cancel_text(content, s, note) for note in report.cancels]
+    lines = [step_lines(content, s, step) for step in report.steps if not is_revert(step)]
     return Event(Text(
-        f"Round {s.round}, Turn {turn}: {', '.join(shown_en)}." + (f" HP: {hp}." if hp else " No HP change.")
-        + "".join(f" {n.en}." for n in notes),
-        f"Vòng {s.round}, Lượt {turn}: {', '.join(shown_vi)}." + (f" Máu: {hp}." if hp else " Máu không đổi.")
-        + "".join(f" {n.vi}." for n in notes),
+        f"Round {s.round}, Turn {turn}: {', '.join(shown_en)}." + "".join(f"\n  {line.en}" for line in lines)
+        + (f"\n  HP: {hp}." if hp else "\n  No HP change."),
+        f"Vòng {s.round}, Lượt {turn}: {', '.join(shown_vi)}." + "".join(f"\n  {line.vi}" for line in lines)
+        + (f"\n  Máu: {hp}." if hp else "\n  Máu không đổi."),
     ))
+
+
+def is_revert(step: Step) -> bool:
+    """A marker a Cancel handed back: the Cancel's own line already says it (``... HP -3 (to 12)``)."""
+    return step.kind == "hp" and any(verb == "cancel" for verb, _, _ in step.causes)
+
+
+def step_lines(content: Content, s: TTState, step: Step) -> Text:
+    """One line of the Turn log (issue 15): a Cancel and a tag here, every other step in ``words``."""
+    if step.kind == "cancel":
+        assert step.note is not None
+        said = cancel_text(content, s, step.note)
+        return Text(sentence(said.en), sentence(said.vi))
+    name = fighter_name(content, s.teams[step.ref[0]][step.ref[1]].id)
+    if step.kind == "tag":
+        player = s.players[step.ref[0]]
+        return Text(f"{player} tags in {name}.", f"{player} đổi sang {name}.")
+    ids = [[f.id for f in team] for team in s.teams]
+    return step_text(content, ids, step)
 
 
 def cancel_text(content: Content, s: TTState, note: CancelNote) -> Text:

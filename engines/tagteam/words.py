@@ -19,7 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
+from engines.contract import Text
 from engines.tagteam.content import Act, Card, Condition, Content, Fighter, Quantity, Side, TokenKind
+from engines.tagteam.fight import Ref, Step
 
 LANGS = ("en", "vi")
 
@@ -432,7 +434,86 @@ def token_count_text(t: TokenKind, lang: str) -> str:
     return f"{t.count} in the box, {t.start} at setup"
 
 
+# ---------------------------------------------------------------------------
+# the Turn log: one short line per recorded step (issue 15)
+
+
+def _cause_text(name: str, target: str, verb: str, actor: str, n: int) -> Text:
+    """One Action's part in a marker's move: ``Bödvar hits Bass Reeves for 3``, ``Bödvar heals 3``."""
+    if verb == "attack":
+        return Text(f"{actor} hits {target} for {-n}", f"{actor} đánh trúng {target}, {-n} sát thương")
+    if verb == "cancel":
+        return Text(f"the Cancel hands {target}'s HP back", f"Ô Hủy trả lại máu cho {target}")
+    if n >= 0:  # a heal, or a negative damage
+        if name == actor:
+            return Text(f"{target} heals {n}", f"{target} hồi {n} máu")
+        return Text(f"{actor} heals {target} for {n}", f"{actor} hồi {n} máu cho {target}")
+    if name == actor:
+        return Text(f"{target} takes {-n} damage", f"{target} chịu {-n} sát thương")
+    return Text(f"{actor} deals {-n} damage to {target}", f"{actor} gây {-n} sát thương lên {target}")
+
+
+def step_text(content: Content, fighters: list[list[str]], step: Step) -> Text:
+    """One step of a Turn as one short line in both languages, from the recorded data alone.
+
+    ``fighters`` are the fighter ids of both teams in board order, to name each ``Ref``. A
+    ``cancel`` step is told by ``rules.cancel_text``; ``tag`` is added by the rules.
+    """
+
+    def fighter(ref: Ref) -> Fighter:
+        return content.fighters[fighters[ref[0]][ref[1]]]
+
+    f = fighter(step.ref)
+    name = f.name
+    k = step.kind
+    before, after, d = step.before, step.after, step.after - step.before
+    if k == "hp":
+        parts = [_cause_text(name, name, verb, fighter(actor).name, n) for verb, actor, n in step.causes]
+        said = (Text(" and ".join(p.en for p in parts), " và ".join(p.vi for p in parts)) if parts
+                else Text(f"{name}'s HP", f"máu của {name}"))
+        line = Text(f"{said.en} ({before}→{after})", f"{said.vi} ({before}→{after})")
+    elif k == "stop":
+        line = Text(f"{name}'s marker is halted by the Stop space on {after}",
+                    f"dấu máu của {name} dừng ở ô Dừng {after}")
+    elif k == "block":
+        attacker = fighter(step.other).name if step.other is not None else ""
+        line = Text(f"{name} blocks {attacker}'s attack", f"{name} đỡ được đòn Tấn công của {attacker}")
+    elif k == "power" and d > 0:
+        line = Text(f"{name} gains {d} Power (Power {after})", f"{name} nhận thêm {d} Sức mạnh (Sức mạnh {after})")
+    elif k == "power":
+        line = Text(f"{name} loses {-d} Power (Power {after})", f"{name} mất {-d} Sức mạnh (Sức mạnh {after})")
+    elif k == "special":
+        en, vi = special_name(f, "en"), special_name(f, "vi")
+        line = (Text(f"{name} gains {d} {en} ({en} {after})", f"{name} nhận thêm {d} {vi} ({vi} {after})") if d > 0
+                else Text(f"{name} loses {-d} {en} ({en} {after})", f"{name} mất {-d} {vi} ({vi} {after})"))
+    elif k == "token":
+        t = content.tokens[step.name]
+        en, vi = token_name(t, "en"), token_name(t, "vi")
+        s = "s" if abs(d) != 1 else ""
+        line = (Text(f"{name} gains {d} {en} token{s} (now {after})", f"{name} nhận {d} token {vi} (còn {after})")
+                if d > 0 else
+                Text(f"{name} loses {-d} {en} token{s} (now {after})", f"{name} mất {-d} token {vi} (còn {after})"))
+    elif k == "flip":
+        side = f.side(step.name)
+        en, vi = side_name(side, "en"), side_name(side, "vi")
+        line = (Text(f"{name} flips to the {en} side (HP {before}→{after})",
+                     f"{name} lật sang mặt {vi} (Máu {before}→{after})") if d
+                else Text(f"{name} flips to the {en} side", f"{name} lật sang mặt {vi}"))
+    elif k == "icon":
+        en, vi = icon_text(content, f, step.name, "en"), icon_text(content, f, step.name, "vi")
+        line = Text(f"{name}'s marker enters space {after}: {en}", f"dấu máu của {name} vào ô {after}: {vi}")
+    elif k == "upkeep":
+        t = content.tokens[step.name]
+        line = Text(f"end of Turn: {name}'s {token_name(t, 'en')} token acts",
+                    f"cuối Lượt, token {token_name(t, 'vi')} của {name} có hiệu lực")
+    elif k == "ko":
+        line = Text(f"{name} is knocked out", f"{name} bị hạ gục")
+    else:
+        raise ValueError(f"no words for the Turn step {k!r}")
+    return Text(sentence(line.en), sentence(line.vi))
+
+
 __all__ = [
     "ICON_LEGEND", "LANGS", "Voice", "act_words", "card_text", "condition", "flip_text", "icon_text",
-    "instant_text", "quantity", "segments_words", "sentence", "special_name", "token_text",
+    "instant_text", "quantity", "segments_words", "sentence", "special_name", "step_text", "token_text",
 ]

@@ -207,7 +207,7 @@ POSITIONS = _positions()
 
 
 def test_no_notation_in_views_menus_or_events() -> None:
-    seen = {"bonus": 0, "revealed": 0, "setup": 0, "cancel": 0, "token": 0}
+    seen = {"bonus": 0, "revealed": 0, "setup": 0, "cancel": 0, "token": 0, "turn steps": 0}
     for s, events in POSITIONS:
         shown = list(events)
         for seat in (0, 1, None):
@@ -221,6 +221,7 @@ def test_no_notation_in_views_menus_or_events() -> None:
             seen["setup"] += bool(view["starting"])
             seen["token"] += any(f["tokens"] for team in view["teams"] for f in team)
         seen["cancel"] += any("Cancel ignores" in t for t in events)
+        seen["turn steps"] += any(" hits " in t and "\n  " in t for t in events)  # the Turn log's step lines
         for text in shown:
             assert leaks(text) == [], (leaks(text), text)
     # the positions did show what this test is about
