@@ -92,7 +92,9 @@ def test_bots_choose_different_grizzled_without_talking() -> None:
 
 
 def test_default_action_is_deterministic_legal_and_fast() -> None:
-    """Same state, same action; always a legal one; well under 50 ms per call."""
+    """Same state, same action; always a legal one; no runaway search (speed itself is
+    measured by ``pbem bench engines``: this bound only catches an exponential blow-up,
+    not a loaded machine)."""
     worst = 0.0
     for state, seat in _positions(5, 2) + _positions(2, 2):
         start = time.perf_counter()
@@ -100,7 +102,7 @@ def test_default_action_is_deterministic_legal_and_fast() -> None:
         worst = max(worst, time.perf_counter() - start)
         assert action == ENGINE.default_action(state, seat)
         assert action in [c.action for c in ENGINE.legal_actions(state, seat)]
-    assert worst < 0.05
+    assert worst < 2.0
 
 
 def test_bot_plays_a_safe_card_rather_than_one_that_fails() -> None:
