@@ -176,7 +176,8 @@ def next_round_section(session: Session, league: League, me: int | None, lang: s
                                                        LeagueGame.round == league.current_round)
                               .order_by(col(LeagueGame.game_id))).all())
     ends = season.round_ends_at(session, league)
-    until = f" ({_t(lang, 'ends', 'hết hạn')} {ends:%Y-%m-%d})" if ends else ""
+    ends_word = _t(lang, "ends", "hết hạn")
+    until = f" ({ends_word} {ends:%Y-%m-%d})" if ends else ""
     title = _t(lang, f"Round {league.current_round} of {league.rounds}{until}",
                f"Vòng {league.current_round}/{league.rounds}{until}")
     mine: list[str] = []
