@@ -189,10 +189,14 @@ def play_loot(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     e = card.effect
     # Told to everyone, so never the card's own "you" text: what it does, or whom it targets.
     does = played_text(e.kind, e.scope, e.amount)
-    on = f" on {name(s, args[0])}" if e.kind in ("damage_player", "steal_loot") and args else ""
-    on_vi = f" lên {name(s, args[0])}" if on else ""
-    say(ev, f"{name(s, seat)} plays {card.name.en}{on}" + (f" ({does.en})." if does else "."),
-        f"{name(s, seat)} dùng {card.name.vi}{on_vi}" + (f" ({does.vi})." if does else "."))
+    who = name(s, seat)
+    target = name(s, args[0]) if e.kind in ("damage_player", "steal_loot") and args else ""
+    if target:
+        say(ev, f"{who} plays {card.name.en} on {target}.", f"{who} dùng {card.name.vi} lên {target}.")
+    elif does:
+        say(ev, f"{who} plays {card.name.en} ({does.en}).", f"{who} dùng {card.name.vi} ({does.vi}).")
+    else:
+        say(ev, f"{who} plays {card.name.en}.", f"{who} dùng {card.name.vi}.")
     t = s.turn
     if e.kind == "heal":
         heal(s, seat, e.amount, ev)
@@ -459,14 +463,14 @@ def resolve_character_round(s: BarcadiaState, ev: Events) -> None:
             continue
         s.characters[seat] = cid
         say(ev, f"{name(s, seat)} is the {card.name.en}.", f"{name(s, seat)} là {card.name.vi}.")
-        say(ev, card.text.en, card.text.vi, frozenset({seat}))  # "Signature Move: ..."
+        say(ev, card.text, frozenset({seat}))  # "Signature Move: ..."
     free = moves.free_characters(s)
     if len(again) == 1 and len(free) == 1:  # the last character left: nothing to choose
         s.characters[again[0]] = free[0]
         card = chars[free[0]]
         say(ev, f"{name(s, again[0])} is the {card.name.en}, the one character left.",
             f"{name(s, again[0])} là {card.name.vi}, nhân vật còn lại.")
-        say(ev, card.text.en, card.text.vi, frozenset({again[0]}))
+        say(ev, card.text, frozenset({again[0]}))
         again = []
     if again:
         open_character_choice(s, sorted(again))

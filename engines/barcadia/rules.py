@@ -421,7 +421,8 @@ def boss_battle(s: BarcadiaState, seat: Seat, boss_player: Seat, room: int, ev: 
     say(ev, f"{name(s, boss_player)} plays the {tile.name.en}.", f"{name(s, boss_player)} đóng vai {tile.name.vi}.")
     if contest(s, seat, boss_player, "Boss", ev):
         verdict = outcome_words(s, seat, room, tile, True)
-        say(ev, f"{verdict.en[0].upper()}{verdict.en[1:]}.", f"{verdict.vi}.")
+        # capitalised per language: fixed words, not a catalog message
+        say(ev, Text(f"{verdict.en[0].upper()}{verdict.en[1:]}.", f"{verdict.vi[0].upper()}{verdict.vi[1:]}."))
         win_room(s, seat, room, tile, ev, told=True)
         damage(s, boss_player, tile.damage, "Boss", ev)
     else:

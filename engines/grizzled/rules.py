@@ -568,9 +568,10 @@ def end_mission(s: GrizzledState, failed: bool, ev: Events) -> None:
         named = [(content().threat_name(t), counts[t]) for t in failing_threats(s)]
         en = " and ".join(f"{t.en} shows {n} times" for t, n in named)
         vi = " và ".join(f"{t.vi} xuất hiện {n} lần" for t, n in named)
-        say(ev, f"{en} (3 of one threat fail a mission): the mission fails. No Man's Land is shuffled into the "
+        threats = Text(en, vi)  # built per language from the content's threat names
+        say(ev, f"{threats} (3 of one threat fail a mission): the mission fails. No Man's Land is shuffled into the "
                 "Trials pile.",
-            f"{vi} (3 mối đe dọa giống nhau là thất bại): nhiệm vụ thất bại. No Man's Land được xáo vào chồng "
+            f"{threats} (3 mối đe dọa giống nhau là thất bại): nhiệm vụ thất bại. No Man's Land được xáo vào chồng "
             "Thử thách.")
         s.trials.extend(s.nml)
         shuffle(s, s.trials)  # GR-41 OPEN: shuffle the combined pile
