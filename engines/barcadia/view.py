@@ -307,11 +307,14 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         lines.append("Lệnh: chọn knight (hoặc tên nhân vật: hiệp sĩ)" if vi else
                      "Commands: character knight (or just the name: knight)")
         return "\n".join(lines)
-    lines.append("Commands: reveal 12 | enter 3 7 (or directions: enter n nw) | portal 7 | hoard | duel bob | "
-                 "play dash | trap 12 | pass | autopass; when asked: team bob | boss bob | hoard / wait | "
+    # examples name a real opponent of this game (never a made-up player)
+    you = view.get("you")
+    other = next((n for i, n in enumerate(names) if i != you), names[0] if names else "")
+    lines.append(f"Commands: reveal 12 | enter 3 7 (or directions: enter n nw) | portal 7 | hoard | duel {other} | "
+                 f"play dash | trap 12 | pass | autopass; when asked: team {other} | boss {other} | hoard / wait | "
                  "drop lucky-coin | put 12 | keep dash"
                  if not vi else
-                 "Lệnh: lật 12 | vào 3 7 (hoặc hướng: vào n nw) | cổng 7 | kho | đấu bob | dùng dash | bẫy 12 | "
-                 "bỏ qua | tự bỏ qua; khi được hỏi: đồng đội bob | trùm bob | kho / chờ | bỏ lucky-coin | đặt 12 | "
-                 "giữ dash")
+                 f"Lệnh: lật 12 | vào 3 7 (hoặc hướng: vào n nw) | cổng 7 | kho | đấu {other} | dùng dash | bẫy 12 | "
+                 f"bỏ qua | tự bỏ qua; khi được hỏi: đồng đội {other} | trùm {other} | kho / chờ | bỏ lucky-coin | "
+                 "đặt 12 | giữ dash")
     return "\n".join(lines)
