@@ -9,7 +9,8 @@ Vietnamese like the demo's personas. Why in process: the whole demo over the loc
 stack takes minutes on a shared machine; the outbox holds exactly what would be sent.
 
 Per engine it prints: the seats' replies (own decisions), the mails per seat by kind, and the
-text part of the turn mails (lines and bytes: median and maximum) in each language.
+text part of the turn mails (lines and bytes: median and maximum) in each language. The clock
+moves an hour per reply; with ``--mode daily`` the digest job runs after every reply.
 """
 
 from __future__ import annotations
@@ -89,8 +90,9 @@ def measure(engine_id: str, *, mode: str = "turns", seed: int = 1, folder: Path)
         for n in range(players):
             address = f"p{n}@pbem.test"
             player = create_player(s, address, NAMES[n], "en" if n % 2 == 0 else "vi", ctx=ctx)
-            if hasattr(player, "mail_mode"):
+            if hasattr(player, "mail_mode"):  # absent before the setting existed (the "before" run)
                 player.mail_mode = mode
+                player.last_digest_at = clock.now()
             addresses.append(address)
         game = create_game(s, engine_id, addresses, options, seed, ctx=ctx)
         s.commit()
@@ -115,7 +117,13 @@ def measure(engine_id: str, *, mode: str = "turns", seed: int = 1, folder: Path)
             handle_game_reply(s, ctx, game, key, seat_row, player, [line], None)
             s.commit()
         replies += 1
-        clock.advance(hours=1)
+        clock.advance(hours=1)  # a reply an hour: the daily digests below go out at their hour
+        if mode == "daily":
+            from service.schedule.digests import send_daily_digests  # lazy: the "before" code has none
+
+            with ctx.session() as s:
+                send_daily_digests(s, ctx)
+                s.commit()
     with ctx.session() as s:
         rows = s.exec(select(Outbox).where(Outbox.game_id == game_id).order_by(col(Outbox.id))).all()
         langs = {p.address: p.lang for p in s.exec(select(Player)).all()}

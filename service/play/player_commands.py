@@ -216,6 +216,21 @@ def _set_mail(ctx: AppContext, player: Player | None, args: list[str], results: 
     results.lines.append(mail_mode_line(player))
 
 
+def _settings(player: Player | None, results: Results) -> None:
+    """``settings``: the player's language, time zone, calendar and mail setting, and how to change them."""
+    if player is None:
+        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+    vi = player.lang == "vi"
+    on = ("bật" if player.calendar else "tắt") if vi else ("on" if player.calendar else "off")
+    results.done.append("settings")
+    results.lines.extend([
+        (f"Ngôn ngữ: {player.lang} (`lang en` / `lang vi`)" if vi else f"Language: {player.lang} (`lang en` / `lang vi`)"),
+        (f"Múi giờ: {player.tz} (`tz Hanoi`)" if vi else f"Time zone: {player.tz} (`tz Hanoi`)"),
+        (f"Lịch: {on} (`calendar on|off`)" if vi else f"Calendar: {on} (`calendar on|off`)"),
+        mail_mode_line(player),
+    ])
+
+
 def _vacation(session: Session, ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
         raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
@@ -423,6 +438,9 @@ def _shared_commands(player: Callable[[Any], Player | None], session: Callable[[
                 lambda t, a: _vacation(session(t), ctx(t), player(t), a, results(t)), (1, 1), r"\d{1,4}"),
         Command(BACK_NAMES, "back", tr("I am back: end my absence", "tôi đã quay lại: kết thúc vắng mặt"),
                 lambda t, a: _back(session(t), ctx(t), player(t), a, results(t))),
+        Command(("settings", "cài đặt", "cai dat"), "settings",
+                tr("my settings: language, time zone, calendar, mail", "cài đặt của tôi: ngôn ngữ, múi giờ, lịch, thư"),
+                lambda t, a: _settings(player(t), results(t))),
         Command(("mail", "thư", "thu"), "mail turns|every|daily",
                 tr("how much mail I get: turns (default: my turns and a short receipt per reply), every "
                    "(a full mail after each move), daily (my turns and one summary a day)",

@@ -356,3 +356,11 @@ def test_digest_hour_follows_the_players_time_zone() -> None:
     player.last_digest_at = after
     assert not digest_due(player, datetime(2026, 1, 2, 10, 0, tzinfo=UTC))
     assert last_digest_time(after, "No/Such_Zone").hour == DIGEST_HOUR  # an unknown zone falls back to UTC
+
+
+def test_settings_shows_the_mail_setting(ctx: AppContext) -> None:
+    game_id = _game(ctx, "toy", 3, langs=("vi",))
+    _reply(ctx, game_id, 1, "thư ngày")
+    _reply(ctx, game_id, 1, "cài đặt")
+    kind, text = _last_text(ctx, 1)
+    assert kind == "info" and "Thư của bạn: `thư ngày`" in text and "Múi giờ: UTC" in text
