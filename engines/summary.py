@@ -30,8 +30,8 @@ def _summary(engine_id: str) -> dict[str, tuple[str, ...]] | None:
     for lang in LANGS:
         lines = data.get(lang)
         where = f"engines/{engine_id}/data/summary/rules.toml [{lang}]"
-        check(isinstance(lines, list) and all(isinstance(x, str) and x.strip() for x in lines), where,
-              "must be a list of non-empty lines", SummaryError)
+        if not isinstance(lines, list) or not all(isinstance(x, str) and x.strip() for x in lines):
+            raise SummaryError(f"{where}: must be a list of non-empty lines")
         check(MIN_LINES <= len(lines) <= MAX_LINES, where, f"has {len(lines)} lines, not {MIN_LINES}-{MAX_LINES}",
               SummaryError)
         out[lang] = tuple(lines)

@@ -248,12 +248,17 @@ def _placed_neighbour(s: BarcadiaState, h: tuple[int, int]) -> tuple[int, str]:
 # Parsing
 
 
-def _fail_invalid(text: str, examples: Sequence[str]) -> InvalidCommand:
+def _opponent(s: BarcadiaState, seat: Seat) -> str:
+    """A real opponent's name for examples (never a made-up player such as "bob")."""
+    return next((name for i, name in enumerate(s.players) if i != seat), s.players[0])
+
+
+def _fail_invalid(text: str, examples: Sequence[str], other: str) -> InvalidCommand:
     return InvalidCommand(
         tr(f"Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command such "
-           "as `reveal 12`, `enter 3 7`, `duel bob`, `play dash` or `pass`.",
+           f"as `reveal 12`, `enter 3 7`, `duel {other}`, `play dash` or `pass`.",
            f"Không hiểu {text!r}: một dòng chỉ được tính khi cả dòng là lệnh. Hãy chỉ viết một lệnh như `lật 12`, "
-           "`vào 3 7`, `đấu bob`, `dùng dash` hoặc `bỏ qua`."),
+           f"`vào 3 7`, `đấu {other}`, `dùng dash` hoặc `bỏ qua`."),
         examples)
 
 
@@ -314,32 +319,32 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
     text = strip_fillers(text)
     words = re.sub(r"[^a-z0-9#\- ]+", " ", fold(text).replace(",", " ")).split()
     if not words:
-        raise _fail_invalid(text, _ex(s, legal))
+        raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
     matched = _match_verb(words)
     if matched is None and s.phase == PHASE_CHARACTERS and _card(words, "character"):
         matched = ("character", words)  # a bare character name, while characters are chosen
     if matched is None:
         card = _card(words, "loot")
         if card is None:
-            raise _fail_invalid(text, _ex(s, legal))
+            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
         verb, rest = "play", words
     else:
         verb, rest = matched
     kind = verb
     if verb in ("hoard", "pass", "wait") and rest:
-        raise _fail_invalid(text, _ex(s, legal))
+        raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
     given: list[str | int | bool | None] = []
     here = s.pos[seat] if s.pos else 0
     if verb in ("reveal", "put", "portal", "enter"):
         for w in rest:
             room = _room(s, w, here)
             if room is None:
-                raise _fail_invalid(text, _ex(s, legal))
+                raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
             given.append(room)
             here = room if room >= 0 else here
     elif verb in ("duel", "team", "boss"):
         if len(rest) > 1:  # one player, nothing else: "duel bob later maybe" is a sentence
-            raise _fail_invalid(text, _ex(s, legal))
+            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
         for w in rest:
             who = _player(s, seat, w)
             if who is None:
@@ -348,17 +353,17 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
             given.append(who)
     elif verb == "autopass":
         if len(rest) > 1 or (rest and rest[0] not in OFF_WORDS | ON_WORDS):
-            raise _fail_invalid(text, _ex(s, legal))
+            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
         given.append(not (rest and rest[0] in OFF_WORDS))
     elif verb in ("drop", "keep", "character"):
         named = _card(rest, {"drop": "powerup", "keep": "loot", "character": "character"}[verb])
         if rest and (named is None or named[1]):  # a card name and nothing after it
-            raise _fail_invalid(text, _ex(s, legal))
+            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
         if named:
             given.append(named[0])
     elif verb == "place":
         if not all(re.fullmatch(r"-?\d+", w) for w in rest):  # numbers only, never picked out of words
-            raise _fail_invalid(text, _ex(s, legal))
+            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
         given += [int(x) for x in rest]
     elif verb in ("play", "trap"):
         if verb == "trap":
@@ -366,7 +371,7 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         else:
             found = _card(rest, "loot")
             if found is None:
-                raise _fail_invalid(text, _ex(s, legal))
+                raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
         assert found is not None
         card_id, rest = found
         kind = "play"
@@ -375,7 +380,7 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         for w in rest:
             target = _player(s, seat, w) if effect in ("damage_player", "steal_loot") else _room(s, w, s.pos[seat])
             if target is None:
-                raise _fail_invalid(text, _ex(s, legal))
+                raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
             given.append(target)
     candidates = [a for a in legal if a.kind == kind and tuple(a.args[:len(given)]) == tuple(given)]
     exact = [a for a in candidates if len(a.args) == len(given)]
