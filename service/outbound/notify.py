@@ -57,6 +57,8 @@ class Results:
     title: str = ""
     #: the answer needs no board (``more`` pages): a short mail
     short: bool = False
+    #: the reply asked for the board (``state``): its receipt is never the short one
+    wants_view: bool = False
 
     def as_context(self, lang: str = "en") -> dict[str, Any] | None:
         """What the answer shows: never the whole reply (a 10 MB reply must not get a 10 MB
@@ -302,14 +304,17 @@ def queue_game_mails(
         else:
             continue
         mode = player.mail_mode if player.mail_mode in MAIL_MODES else "turns"
-        if purpose in RECEIPTS and mode == "daily" and not _has_problem(results):
+        if purpose in RECEIPTS and mode == "daily" and not _needs_answer(results):
             continue  # its effects wait for the daily digest or the next turn mail
+        wants_view = results is not None and (results.wants_view or results.wants_help)
         extra = {"lines_first": first_mail_lines(engine, names, seat, player.lang)} if started else None
         mail_to_seat(session, ctx, game, engine, state, seat_row, player, purpose, names=names,
                      results=results if seat == actor else None, extra=extra,
-                     short=purpose in RECEIPTS and mode != "every")
+                     short=purpose in RECEIPTS and mode != "every" and not wants_view)
 
 
-def _has_problem(results: Results | None) -> bool:
-    """A reply with a line not understood or ignored is always answered, whatever the mode."""
-    return results is not None and bool(results.not_understood or results.ignored)
+def _needs_answer(results: Results | None) -> bool:
+    """A reply is always answered, whatever the mode, when a line was not understood or
+    ignored, or when it asked for something besides the move (``state``, ``help``, ``log``…)."""
+    return results is not None and bool(results.not_understood or results.ignored or results.lines
+                                        or results.wants_help or results.wants_view)

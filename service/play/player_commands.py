@@ -306,6 +306,7 @@ def _help(turn: Turn, args: list[str]) -> None:
 
 def _state(turn: Turn, args: list[str]) -> None:
     turn.results.done.append("state")
+    turn.results.wants_view = True
 
 
 def _rules(turn: Turn, args: list[str]) -> None:

@@ -364,3 +364,15 @@ def test_settings_shows_the_mail_setting(ctx: AppContext) -> None:
     _reply(ctx, game_id, 1, "cài đặt")
     kind, text = _last_text(ctx, 1)
     assert kind == "info" and "Thư của bạn: `thư ngày`" in text and "Múi giờ: UTC" in text
+
+
+def test_a_move_with_state_gets_the_whole_view_even_in_daily(ctx: AppContext) -> None:
+    game_id = _game(ctx, "toy", 3, langs=("en",))
+    _modes(ctx, p1="daily", p2="turns")
+    _reply(ctx, game_id, 0, "high")
+    _reply(ctx, game_id, 1, "1", "state")
+    kind, text = _last_text(ctx, 1)
+    assert kind == "received" and "Reply with a number" in text
+    _reply(ctx, game_id, 2, "state", "1")
+    kind, text = _last_text(ctx, 2)
+    assert kind == "received" and "Reply with a number" in text and "Next:" not in text
