@@ -13,26 +13,25 @@ from engines.contract import Engine
 from engines.summary import rules_summary
 
 
-def first_mail_lines(engine: Engine[Any], names: list[str], seat: int, lang: str) -> list[str]:
+def first_mail_lines(names: list[str], lang: str) -> list[str]:
     """Five lines: reply to play, a number or a command, one move per reply (quoting is fine),
     deadlines and how often mail comes, and where the rules and commands are. The only
-    names used are the game's own players (an example names a real opponent)."""
-    others = [n for i, n in enumerate(names) if i != seat] or names
+    names used are the game's own players."""
     if lang == "vi":
         return [
             "Cách chơi qua thư: trả lời thư mới nhất của ván này, viết phía trên dòng đánh dấu.",
             "Viết số của một dòng trong danh sách (ví dụ `1`) hoặc viết nước đi bằng chữ — mỗi thư một nước đi.",
             "Trích dẫn thư của chúng tôi bên dưới cũng được: chỉ những dòng mới của bạn được đọc.",
-            f"Mỗi lựa chọn có hạn chót (ghi trong thư); bạn nhận thư khi đến lượt, và {others[0]} cũng vậy "
-            "(`thư lượt|mọi|ngày` chọn bạn nhận bao nhiêu thư).",
+            "Mỗi lựa chọn có hạn chót (ghi trong thư); bạn nhận thư khi đến lượt mình và một xác nhận ngắn cho "
+            "mỗi thư trả lời (`thư lượt|mọi|ngày` chọn bạn nhận bao nhiêu thư).",
             f"Luật tóm tắt: trả lời `luật` (hoặc `rules`); mọi lệnh: `trợ giúp`. Người chơi: {', '.join(names)}.",
         ]
     return [
         "How to play by mail: reply to the latest mail of this game, writing above the marker line.",
         "Write the number of a menu line (e.g. `1`) or the move as text — one move per reply.",
         "Quoting our mail below your answer is fine: only your own new lines are read.",
-        f"Every decision has a deadline (shown in the mail); you get a mail when it is your turn, and so does "
-        f"{others[0]} (`mail turns|every|daily` sets how much mail you get).",
+        "Every decision has a deadline (shown in the mail); you get a mail when it is your turn and a short "
+        "receipt for each reply (`mail turns|every|daily` sets how much mail you get).",
         f"The rules in short: reply `rules`; every command: `help`. Players: {', '.join(names)}.",
     ]
 

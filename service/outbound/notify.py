@@ -307,7 +307,7 @@ def queue_game_mails(
         if purpose in RECEIPTS and mode == "daily" and not _needs_answer(results):
             continue  # its effects wait for the daily digest or the next turn mail
         wants_view = results is not None and (results.wants_view or results.wants_help)
-        extra = {"lines_first": first_mail_lines(engine, names, seat, player.lang)} if started else None
+        extra = {"lines_first": first_mail_lines(names, player.lang)} if started else None
         mail_to_seat(session, ctx, game, engine, state, seat_row, player, purpose, names=names,
                      results=results if seat == actor else None, extra=extra,
                      short=purpose in RECEIPTS and mode != "every" and not wants_view)
