@@ -155,14 +155,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mode", default="turns", choices=("every", "turns", "daily"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", action="store_true", help="print the longest turn mail per language and a receipt")
+    parser.add_argument("--write", metavar="DIR", help="write those mails to DIR/ENGINE-{en,vi,receipt}.txt")
     parser.add_argument("engines", nargs="*")
     args = parser.parse_args(argv)
     print(f"mail mode {args.mode}, seed {args.seed}")
     for result in run(args.mode, args.seed, args.engines or None):
         print(result.row())
-        if args.show:
-            for name, text in result.samples.items():
+        for name, text in result.samples.items():
+            if args.show:
                 print(f"----- {result.engine}: {name} -----\n{text}")
+            if args.write:
+                Path(args.write).mkdir(parents=True, exist_ok=True)
+                (Path(args.write) / f"{result.engine}-{name}.txt").write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":
