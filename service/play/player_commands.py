@@ -442,7 +442,7 @@ def _shared_commands(player: Callable[[Any], Player | None], session: Callable[[
         Command(("settings", "cài đặt", "cai dat"), "settings",
                 tr("my settings: language, time zone, calendar, mail", "cài đặt của tôi: ngôn ngữ, múi giờ, lịch, thư"),
                 lambda t, a: _settings(player(t), results(t))),
-        Command(("mail", "thư", "thu"), "mail turns|every|daily",
+        Command(("mail", "thư"), "mail turns|every|daily",  # not "thu": a word of engine commands (thu tu)
                 tr("how much mail I get: turns (default: my turns and a short receipt per reply), every "
                    "(a full mail after each move), daily (my turns and one summary a day)",
                    "tôi nhận bao nhiêu thư: lượt (mặc định: khi đến lượt và xác nhận ngắn), mọi (thư đầy đủ "
