@@ -79,11 +79,19 @@ class Choice:
     """A legal action with its canonical command text and a one-line human label.
 
     ``command`` is exactly what ``format`` returns and what a player may write back.
+    ``command_vi`` is the same command in Vietnamese words (``đánh mưa còi`` for
+    ``play rain whistle``), shown to Vietnamese readers; "" when the engine has none. Both
+    parse back to ``action``, so a player may write either.
     """
 
     action: Action
     command: str
     label: Text
+    command_vi: str = ""
+
+    def command_in(self, lang: str) -> str:
+        """The command a reader of ``lang`` sees in a menu (the English one when there is no other)."""
+        return self.command_vi if lang == "vi" and self.command_vi else self.command
 
 
 @dataclass(frozen=True)

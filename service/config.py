@@ -17,7 +17,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Fields that must never come from a file.
-SECRET_FIELDS = frozenset({"secret", "imap_password", "smtp_password"})
+SECRET_FIELDS = frozenset({"secret", "secret_previous", "imap_password", "smtp_password"})
 
 DEFAULT_CONFIG_PATH = Path("config/pbem.toml")
 
@@ -47,9 +47,28 @@ class Settings(BaseSettings):
     smtp_port: int = Field(default=25, ge=1, le=65535)
     smtp_user: str = ""
     smtp_password: str = ""
+    #: STARTTLS on the submission port (587)
     smtp_tls: bool = False
+    #: TLS from the first byte (SMTPS, port 465); excludes ``smtp_tls``
+    smtp_ssl: bool = False
+    #: STARTTLS on a plain IMAP port (143) when ``imap_ssl`` is off
+    imap_starttls: bool = False
+    #: a PEM file of the CA(s) the IMAP and SMTP servers' certificates must chain to ("" = the
+    #: system's trust store). Certificates and host names are always verified.
+    tls_ca_file: str = ""
+
+    #: ``pbem serve`` answers ``GET /healthz`` on this port (0 = off); ``pbem health`` asks it
+    health_port: int = Field(default=0, ge=0, le=65535)
+    health_host: str = "127.0.0.1"
+    #: unhealthy when the last successful inbox poll is older than this (or than two poll
+    #: intervals, when ``poll_interval_seconds`` is longer: the inbox is polled only that often)
+    health_max_poll_age_seconds: float = Field(default=300.0, gt=0)
 
     secret: str = ""
+    #: earlier values of ``secret`` (comma-separated, env ``PBEM_SECRET_PREVIOUS``): reply keys and
+    #: thread ids MACed under them are still accepted, new ones are made with ``secret`` only —
+    #: so rotating the secret never breaks an open game (see deploy/README.md)
+    secret_previous: str = ""
     poll_interval_seconds: float = Field(default=30.0, gt=0)
     outbox_interval_seconds: float = Field(default=5.0, gt=0)
     sweep_interval_seconds: float = Field(default=60.0, gt=0)
@@ -112,6 +131,33 @@ class Settings(BaseSettings):
             raise ValueError("set PBEM_SECRET in the environment to at least 16 random characters")
         return value
 
+    @field_validator("secret_previous")
+    @classmethod
+    def _previous_are_long(cls, value: str) -> str:
+        if any(len(part) < 16 for part in _comma_list(value)):
+            raise ValueError("every secret in PBEM_SECRET_PREVIOUS must have at least 16 characters")
+        return value
+
+    @property
+    def previous_secrets(self) -> list[str]:
+        """The retired secrets still accepted for verification, newest first as written."""
+        return [part for part in _comma_list(self.secret_previous) if part != self.secret]
+
+    @field_validator("tls_ca_file")
+    @classmethod
+    def _ca_file_exists(cls, value: str) -> str:
+        if value and not Path(value).is_file():
+            raise ValueError(f"no CA file {value}")
+        return value
+
+    @model_validator(mode="after")
+    def _one_smtp_security(self) -> Settings:
+        if self.smtp_tls and self.smtp_ssl:
+            raise ValueError("smtp_tls (STARTTLS, port 587) and smtp_ssl (TLS, port 465) exclude each other")
+        if self.imap_ssl and self.imap_starttls:
+            raise ValueError("imap_ssl (TLS, port 993) and imap_starttls (port 143) exclude each other")
+        return self
+
     @model_validator(mode="after")
     def _imap_user_defaults(self) -> Settings:
         if not self.imap_user:
@@ -125,6 +171,10 @@ class Settings(BaseSettings):
     @property
     def local_part(self) -> str:
         return self.service_address.partition("@")[0]
+
+
+def _comma_list(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -63,6 +63,13 @@ class AppContext:
         different keys and ids (an old mail is never a valid key for a new game)."""
         return f"{self.settings.secret}\x00{self.installation_id}"
 
+    @property
+    def key_secrets(self) -> tuple[str, ...]:
+        """``key_secret`` first, then the same under each retired secret (``PBEM_SECRET_PREVIOUS``):
+        what a reply key or thread id is VERIFIED against; new ones are made with the first only."""
+        return (self.key_secret,
+                *(f"{old}\x00{self.installation_id}" for old in self.settings.previous_secrets))
+
 
 def register_extra_engines(targets: list[str]) -> None:
     """Register engines named ``module:attribute`` (tests run a toy game in a subprocess so)."""

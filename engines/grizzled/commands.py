@@ -20,7 +20,7 @@ from collections import Counter
 from functools import cache, lru_cache
 
 from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text
-from engines.grizzled import rules
+from engines.grizzled import danger, rules
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
 from engines.wording import strip_fillers
@@ -91,15 +91,15 @@ def read(text: str) -> tuple[str, tuple[str, ...]]:
     tokens = normalize(text)
     if not tokens:
         raise InvalidCommand(Text("The reply is empty: write a command such as `play rain shell` or a menu number.",
-                                  "Thư trả lời trống: hãy viết một lệnh như `play rain shell` hoặc số trong danh sách."))
+                                  "Thư trả lời trống: hãy viết một lệnh như `đánh mưa đạn pháo` hoặc số trong danh sách."))
     verb = _longest(tokens, 0, verb_table())
     if verb is None:
         raise InvalidCommand(Text(f"'{tokens[0]}' is not a command. A line counts only when the whole line is a "
                                   "command: write just e.g. `play rain shell`, `charm`, `speech gas`, "
                                   "`withdraw left`, `intensity 3`, or a menu number.",
                                   f"'{tokens[0]}' không phải là lệnh. Một dòng chỉ được tính khi cả dòng là lệnh: "
-                                  "hãy chỉ viết ví dụ `play rain shell`, `charm`, `speech gas`, `withdraw left`, "
-                                  "`intensity 3` hoặc số trong danh sách."))
+                                  "hãy chỉ viết ví dụ `đánh mưa đạn pháo`, `dùng bùa`, `phát biểu mặt nạ khí`, "
+                                  "`rút lui trái`, `cường độ 3` hoặc số trong danh sách."))
     args: list[str] = []
     i = verb[1]
     while i < len(tokens):
@@ -138,6 +138,38 @@ def format_action(action: Action) -> str:
     if k == "recover":
         return "recover charm"
     return " ".join([k, *(str(x) for x in a if x is not None)])
+
+
+# canonical verb -> the Vietnamese words a menu shows (each is also in VERBS, so it parses back)
+VI_VERBS: dict[str, str] = {
+    "choose": "chọn", "intensity": "cường độ", "play": "đánh", "charm": "dùng bùa", "speech": "phát biểu",
+    "withdraw": "rút lui", "discard": "bỏ", "keep": "giữ", "heal": "chữa", "remove": "loại bỏ",
+    "recover": "lấy lại", "decline": "từ chối",
+}
+VI_EXTRA: dict[str, str] = {"trap": "bẫy", "drop": "bỏ", "charm": "bùa"}
+
+
+@cache
+def vi_words() -> dict[str, str]:
+    """Canonical argument word -> its Vietnamese word (a content name, lower case)."""
+    c = content()
+    out = dict(VI_EXTRA)
+    for named in (*c.threats, *c.knocks.values(), *c.tiles.values(), *(n for n, _ in c.specials.values())):
+        out[named.id] = named.name.vi.lower()
+    return out
+
+
+def format_vi(action: Action) -> str:
+    """The command in Vietnamese words (``đánh mưa còi bẫy``); ``read`` gives back the same words
+    as for ``format_action``, so both parse to the same action."""
+    table = vi_words()
+    english = format_action(action).split()
+    verb = VI_VERBS[action.kind]
+    if action.kind == "charm":  # "dùng bùa" already says "charm": the arguments follow
+        return " ".join([verb, *(table.get(w, w) for w in english[1:])])
+    if action.kind == "recover":
+        return f"{verb} {VI_EXTRA['charm']}"
+    return " ".join([verb, *(table.get(w, w) for w in english[1:])])
 
 
 def _threat(threat: str) -> Text:
@@ -281,7 +313,16 @@ def legal(state: GrizzledState, seat: int) -> list[Action]:
 
 
 def choices(state: GrizzledState, seat: int) -> list[Choice]:
-    return [Choice(a, format_action(a), label(state, seat, a)) for a in legal(state, seat)]
+    return [Choice(a, format_action(a), warned_label(state, seat, a), format_vi(a)) for a in legal(state, seat)]
+
+
+def warned_label(state: GrizzledState, seat: int, action: Action) -> Text:
+    """The label, with a warning when the choice loses the game at once (``danger``)."""
+    text = label(state, seat, action)
+    warn = danger.warning(state, seat, action)
+    if warn is None:
+        return text
+    return Text(f"{text.en} — {warn.en}", f"{text.vi} — {warn.vi}")
 
 
 def hand_in_view_order(state: GrizzledState, seat: int) -> list[str]:
@@ -292,6 +333,7 @@ def hand_in_view_order(state: GrizzledState, seat: int) -> list[str]:
 def parse(state: GrizzledState, seat: int, text: str) -> Action:
     options = legal(state, seat)
     examples = [format_action(a) for a in options[:8]]
+    examples_vi = [format_vi(a) for a in options[:8]]
     try:
         verb, words = read(strip_fillers(text))
     except InvalidCommand as err:
@@ -333,5 +375,5 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
                                     "Lệnh này ứng với nhiều lựa chọn; hãy viết đầy đủ một trong số sau."),
                                [format_action(a) for a in wider])
     raise IllegalCommand(Text(f"`{text.strip()}` is not possible now. You may write: {', '.join(examples)}.",
-                              f"`{text.strip()}` không thực hiện được lúc này. Bạn có thể viết: {', '.join(examples)}."),
+                              f"`{text.strip()}` không thực hiện được lúc này. Bạn có thể viết: {', '.join(examples_vi)}."),
                          examples)

@@ -61,7 +61,6 @@ class KnockType(Named):
     effect: str
     amount: int
     weight: int
-    help: Text
 
 
 @dataclass(frozen=True)
@@ -208,10 +207,9 @@ def parse_content(raw: dict[str, dict[str, Any]]) -> Content:
         amount = e.get("amount", 1)
         if not isinstance(amount, int) or amount < 0:
             raise ContentError(f"{where}: amount must be a whole number >= 0")
-        help_text = Text(_req(e, "help_en", str, where), _req(e, "help_vi", str, where))
         if named.id in knocks:
             raise ContentError(f"knocks.toml: duplicate id {named.id}")
-        knocks[named.id] = KnockType(named.id, named.name, named.aliases, effect, amount, weight, help_text)
+        knocks[named.id] = KnockType(named.id, named.name, named.aliases, effect, amount, weight)
 
     specials: dict[str, tuple[Named, str]] = {}
     for i, e in enumerate(raw["cards"].get("special", [])):

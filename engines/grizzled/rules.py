@@ -150,26 +150,44 @@ def deal_counts(s: GrizzledState, intensity: int) -> list[int]:
 
 
 def withdraw_rule(s: GrizzledState, seat: int) -> str:
-    """``"free"``, ``"forced"`` or ``"forbidden"`` for the seat on its turn (GR-8, GR-36, GR-59, GR-60).
+    """``"free"``, ``"forced"`` or ``"forbidden"`` for the seat on its turn (GR-8, GR-36, GR-59, GR-60)."""
+    return withdraw_cause(s, seat)[0]
+
+
+def withdraw_cause(s: GrizzledState, seat: int) -> tuple[str, int | None, str | None]:
+    """(rule, holder, Hard Knock card id) deciding whether the seat may withdraw: the holder's Hard
+    Knock is why the rule is ``"forced"`` or ``"forbidden"`` (``None`` when ``"free"``), so a
+    mail can say why an option is missing or forced.
 
     The seat's own Hard Knocks decide first (active player first, GR-60), the earliest
     relevant one winning (GR-59); then another player's Fragile. An empty hand is neither banned
     nor forced (GR-36, ``ignores_knocks``).
     """
     if ignores_knocks(s, seat):
-        return "free"
+        return "free", None, None
     hand = len(s.hands[seat])
     others_in = any(not s.withdrawn[p] for p in range(s.n) if p != seat)
-    for effect, amount in knock_effects(s, seat):
+    kinds = content().knocks
+    for cid in s.knocks[seat]:
+        kt = kinds[card(cid).knock or ""]
+        effect, amount = kt.effect, kt.amount
         if effect == "fearful":
             counts = threat_counts(s)
             if counts and max(counts.values()) >= amount:
-                return "forced"
+                return "forced", seat, cid
         elif (effect == "hard_headed" and hand >= amount) or (effect == "prideful" and others_in):
-            return "forbidden"
-    if any(p != seat and has_effect(s, p, "fragile") for p in range(s.n)):
-        return "forbidden"
-    return "free"
+            return "forbidden", seat, cid
+    for p in range(s.n):
+        if p != seat and has_effect(s, p, "fragile"):
+            cid = next(c for c in s.knocks[p] if kinds[card(c).knock or ""].effect == "fragile")
+            return "forbidden", p, cid
+    return "free", None, None
+
+
+def failing_threats(s: GrizzledState) -> list[str]:
+    """The threats that count ``FAILURE_COUNT`` or more now, in display order (GR-37)."""
+    counts = threat_counts(s)
+    return [t for t in content().threat_ids if counts.get(t, 0) >= FAILURE_COUNT]
 
 
 def can_speak(s: GrizzledState, seat: int) -> bool:
@@ -540,8 +558,14 @@ def end_mission(s: GrizzledState, failed: bool, ev: Events) -> None:
     """GR-39 .. GR-44: clear or reshuffle NML, reveal tiles, find the helped player."""
     s.failed = failed
     if failed:
-        say(ev, "Three identical threats: the mission fails. No Man's Land is shuffled into the Trials pile.",
-            "Ba mối đe dọa giống nhau: nhiệm vụ thất bại. No Man's Land được xáo vào chồng Thử thách.")
+        counts = threat_counts(s)
+        named = [(content().threat_name(t), counts[t]) for t in failing_threats(s)]
+        en = " and ".join(f"{t.en} shows {n} times" for t, n in named)
+        vi = " và ".join(f"{t.vi} xuất hiện {n} lần" for t, n in named)
+        say(ev, f"{en} (3 of one threat fail a mission): the mission fails. No Man's Land is shuffled into the "
+                "Trials pile.",
+            f"{vi} (3 mối đe dọa giống nhau là thất bại): nhiệm vụ thất bại. No Man's Land được xáo vào chồng "
+            "Thử thách.")
         s.trials.extend(s.nml)
         shuffle(s, s.trials)  # GR-41 OPEN: shuffle the combined pile
     else:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.grizzled import rules
+from engines.contract import Text
+from engines.grizzled import rules, words
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
 
@@ -63,6 +64,9 @@ def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
             "threat": s.speech_threat,
             "waiting": [p for p in s.responders if str(p) not in s.responses],
         },
+        "withdraw": _withdraw_cause(s),
+        "speech_usable": seat is not None and s.phase == TURN and s.turn == seat and rules.can_speak(s, seat),
+        "charm_usable": seat is not None and s.phase == TURN and s.turn == seat and bool(rules.charm_targets(s, seat)),
         "result": s.result,
         "reason": rules.REASONS[s.reason].to_json() if s.reason else None,
         "hand": sorted((_face(cid) for cid in s.hands[seat]), key=c.face_order) if seat is not None else None,
@@ -71,6 +75,16 @@ def build_view(s: GrizzledState, seat: int | None) -> dict[str, Any]:
         "my_answer": s.responses.get(str(seat)) if seat is not None else None,
         "my_pick": _pick_name(s, seat, chars),
     }
+
+
+def _withdraw_cause(s: GrizzledState) -> dict[str, Any] | None:
+    """Why the seat on its turn must or may not withdraw (public: Hard Knocks and hand sizes are)."""
+    if s.phase != TURN or s.turn is None:
+        return None
+    rule, holder, cid = rules.withdraw_cause(s, s.turn)
+    if rule == "free" or holder is None or cid is None:
+        return None
+    return {"rule": rule, "seat": s.turn, "holder": holder, "knock": _face(cid)}
 
 
 def _pick_name(s: GrizzledState, seat: int | None, chars: Mapping[str, Any]) -> str | None:
@@ -93,6 +107,78 @@ def seat_must_act(s: GrizzledState, seat: int) -> bool:
 def _tile_name(tile: str, lang: str) -> str:
     t = content().tiles.get(tile)
     return t.name.get(lang) if t is not None else tile
+
+
+def _holder(view: Mapping[str, Any], seat: int) -> words.Holder:
+    """"you" for the reader's own Hard Knocks, the holder's name for everyone else's."""
+    return words.YOU if seat == view["you"] else words.Holder(view["players"][seat])
+
+
+def _help_lines(view: Mapping[str, Any], lang: str) -> list[str]:
+    """What the Hard Knocks in play and the special cards in the reader's hand do, each said to
+    or about its holder; a card in the hand is said to the reader, whom it will hit."""
+    c = content()
+    out: list[str] = []
+    for p, faces in enumerate(view["knocks"]):
+        for f in faces:
+            card = c.faces.get(f)
+            if card is None or card.knock is None:
+                continue
+            threat = card.threats[0] if card.threats else None
+            out.append(words.knock_line(c.knocks[card.knock], _holder(view, p), threat).get(lang))
+    for f in dict.fromkeys(view["hand"] or []):
+        card = c.faces.get(f)
+        if card is not None and card.kind != "threat":
+            out.append(words.card_line(card).get(lang))
+    if view["phase"] == CHRISTMAS and not any(c.faces.get(f) is not None and c.faces[f].kind == "special"
+                                              for f in view["hand"] or []):
+        out.append(words.card_line(c.faces["christmas"]).get(lang))
+    return out
+
+
+def _withdraw_line(view: Mapping[str, Any], lang: str) -> str:
+    """Why withdrawing is missing from the menu, or the only thing in it."""
+    why = view.get("withdraw")
+    if not why:
+        return ""
+    c = content()
+    card = c.faces.get(why["knock"])
+    if card is None or card.knock is None:
+        return ""
+    kt = c.knocks[card.knock]
+    mover = why["seat"] == view["you"]
+    name = view["players"][why["seat"]]
+    title = words.knock_title(kt, _holder(view, why["holder"])).get(lang)
+    effect = words.knock_effect(kt, _holder(view, why["holder"])).get(lang)
+    if why["rule"] == "forced":
+        head = Text("You must withdraw this turn", "Bạn phải rút lui lượt này") if mover else \
+            Text(f"{name} must withdraw this turn", f"{name} phải rút lui lượt này")
+    else:
+        head = Text("You may not withdraw now", "Bạn chưa được rút lui lúc này") if mover else \
+            Text(f"{name} may not withdraw now", f"{name} chưa được rút lui lúc này")
+    return f"{head.get(lang)} — {title}: {effect}."
+
+
+# the commands of each step, as a reader of each language writes them (the other language works too)
+COMMANDS: dict[str, Text] = {
+    CHOOSE: Text("Commands: choose felix | choose night (by the lucky charm)",
+                 "Lệnh: chọn felix | chọn đêm (theo Bùa may mắn) (lệnh tiếng Anh cũng được)"),
+    INTENSITY: Text("Commands: intensity 3", "Lệnh: cường độ 3 (lệnh tiếng Anh cũng được)"),
+    TURN: Text("Commands: play N | play rain shell | charm rain shell | speech gas | withdraw left",
+               "Lệnh: đánh N | đánh mưa đạn pháo | dùng bùa mưa đạn pháo | phát biểu mặt nạ khí | rút lui trái "
+               "(lệnh tiếng Anh cũng được)"),
+    SPEECH: Text("Commands: discard rain shell | keep", "Lệnh: bỏ mưa đạn pháo | giữ (lệnh tiếng Anh cũng được)"),
+    CHRISTMAS: Text("Commands: heal mute", "Lệnh: chữa câm lặng (lệnh tiếng Anh cũng được)"),
+    SUPPORT: Text("Commands: remove mute | recover charm | decline",
+                  "Lệnh: loại bỏ câm lặng | lấy lại bùa | từ chối (lệnh tiếng Anh cũng được)"),
+}
+
+
+def _commands_line(phase: str, lang: str) -> str:
+    text = COMMANDS.get(phase)
+    if text is None:
+        return ""
+    return text.get(lang)
 
 
 def render(view: Mapping[str, Any], lang: str) -> str:
@@ -150,13 +236,17 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                        f"  bùa: {charm}; bài trên tay: {view['hand_sizes'][p]}; thẻ Hỗ trợ: "
                        f"{view['tile_counts'][p]}; token Phát biểu: {view['speech_held'][p]}"))
         weight = view["weights"][p]
-        lines.append(T(f"  Hard Knocks (weight {weight}, 4 loses): {knocks}", f"  Hard Knock (nặng {weight}, 4 là thua): {knocks}"))
-    shown = [f for k in view["knocks"] for f in k] + list(view["hand"] or [])
-    kinds = [c.faces[f].knock for f in shown if f in c.faces and c.faces[f].knock]
-    helps = {k: c.knocks[k] for k in kinds if k}
+        if view["knocks"][p]:
+            lines.append(T(f"  Hard Knocks (weight {weight}, 4 loses): {knocks}",
+                           f"  Hard Knock (nặng {weight}, 4 là thua): {knocks}"))
+    helps = _help_lines(view, lang)
     if helps:
         lines.append("")
-        lines.extend(f"* {kt.name.get(lang)}: {kt.help.get(lang)}" for kt in helps.values())
+        lines.extend(f"* {line}" for line in helps)
+    why = _withdraw_line(view, lang)
+    if why:
+        lines.append("")
+        lines.append(why)
     if view["choosing"]:
         ch = view["choosing"]
         free = ", ".join(f"{g['name']} ({c.threat_name(g['charm']).get(lang)})" for g in ch["free"])
@@ -164,6 +254,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         waiting = ", ".join(names[p] for p in ch["waiting"]) or "—"
         lines.append("")
         lines.append(T(f"Grizzled still free: {free}.", f"Grizzled còn trống: {free}."))
+        lines.append(words.CHARM_RULE.get(lang))
         lines.append(T("Each of you secretly chooses one (`choose felix`, or by the lucky charm: `choose night`) and "
                        "may change it until everyone has chosen. If two ask for the same Grizzled, the one first in "
                        f"turn order from the Leader keeps it ({first}) and the other chooses again.",
@@ -188,7 +279,14 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     if view["you"] is not None:
         lines.append("")
         hand = view["hand"] or []
-        lines.append(T("Your hand (play N plays card N):", "Bài trên tay (play N để đánh lá số N):"))
+        g = view["grizzled"][view["you"]]
+        if g is not None and view.get("charm_usable"):
+            ch = next(x for x in content().characters if x.name == g["name"])
+            what = words.charm_effect(ch)
+            lines.append(Text(f"Your {what.en} (`charm`).", f"{what.vi} (`dùng bùa`).").get(lang))
+        if view.get("speech_usable"):
+            lines.append(words.SPEECH.get(lang))
+        lines.append(T("Your hand (play N plays card N):", "Bài trên tay (đánh N để đánh lá số N):"))
         lines.extend(f"  {i}. {face(f)}" for i, f in enumerate(hand, 1))
         if not hand:
             lines.append(T("  (empty)", "  (trống)"))
@@ -204,10 +302,9 @@ def render(view: Mapping[str, Any], lang: str) -> str:
             ans = face(view["my_answer"]) if view["my_answer"] else T("keep", "giữ bài")
             lines.append(T(f"Your answer to the speech: {ans} (you may change it).",
                            f"Trả lời của bạn: {ans} (có thể đổi)."))
-    lines.append("")
-    lines.append(T("Commands: choose felix | play N | play rain shell | charm | speech gas | withdraw left | "
-                   "intensity 3 | discard … | keep | heal … | remove … | recover charm | decline",
-                   "Lệnh: chọn felix | play N (đánh) | play mưa đạn pháo | charm (bùa) | speech gas (phát biểu) | "
-                   "withdraw left (rút lui trái) | intensity 3 (cường độ) | discard … (bỏ) | keep (giữ)"))
+    commands = _commands_line(view["phase"], lang)
+    if commands:
+        lines.append("")
+        lines.append(commands)
     return "\n".join(lines)
 

@@ -13,6 +13,9 @@ Canonical forms (what ``format`` writes and the menu shows):
 - ``angel start``, ``angel 13 b1``, ``angel``   the Angel's three outcomes
 - ``tac``, ``devil``, ``fool``
 
+``format_vi`` writes the same commands in Vietnamese words (``cho 12``, ``13 mở``, ``4 lùi a2``,
+``8 bỏ lượt``, ``đổi chỗ a1 d2``), which menus show to Vietnamese players.
+
 Parsing is forgiving: case, punctuation and spacing do not matter, English and Vietnamese words
 (with or without diacritics) are accepted, a colour letter alone (``5 b``) names a marble when only
 one of that colour fits, and ``7 a1 4 c2 3`` works like ``7 a1:4 c2:3``.
@@ -112,6 +115,20 @@ def format_action(action: Action, legal: Uses) -> str:
         text = f"4 back {marble}" if card == "4" else f"{card} {marble}"
         return text + f" {_dest_text(dest)}" if _needs_dest(action, legal) else text
     return " ".join([kind, *(str(a) for a in args)])
+
+
+# The Vietnamese words of the canonical commands (each folds to a word ``read`` knows).
+VI_WORDS = {"give": "cho", "discard": "bỏ", "start": "mở", "back": "lùi", "skip": "bỏ lượt",
+            "trick": "đổi chỗ", "warrior": "chiến binh", "angel": "thiên thần", "devil": "ác quỷ",
+            "fool": "gã khờ", "tac": "tac"}
+
+
+def format_vi(action: Action, legal: Uses) -> str:
+    """The canonical command in Vietnamese words (``cho 12``, ``13 mở``, ``4 lùi a2``, ``8 bỏ lượt``).
+
+    Word for word the English command: marbles, numbers, home fields and 7 splits stay as they
+    are, so both forms read to the same ``Reading`` and parse to the same action."""
+    return " ".join(VI_WORDS.get(word, word) for word in format_action(action, legal).split())
 
 
 def _needs_dest(action: Action, legal: Uses) -> bool:
@@ -245,19 +262,23 @@ def examples(commands: list[str], limit: int = 6) -> list[str]:
     return commands[:limit]
 
 
-def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str]) -> IllegalCommand:
+def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str],
+                cmds_vi: list[str] | None = None) -> IllegalCommand:
+    """Nothing legal fits; the examples are in the reader's words (``cmds_vi`` for Vietnamese)."""
     what = text.strip()
+    vi = examples(cmds_vi or cmds)
     if r.card is not None and r.verb is None and r.card not in hand_words:
         return IllegalCommand(tr(f"You read as playing {r.card!r}, but you have no such card to play now. "
                                  f"Try: {', '.join(examples(cmds))}.",
                                  f"Đọc được lá {r.card!r}, nhưng bạn không có lá đó để đánh lúc này. "
-                                 f"Thử: {', '.join(examples(cmds))}."), examples(cmds))
+                                 f"Thử: {', '.join(vi)}."), examples(cmds))
     return IllegalCommand(tr(f"{what!r} is not a legal move now. Legal moves include: {', '.join(examples(cmds))}.",
-                             f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {', '.join(examples(cmds))}."),
+                             f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {', '.join(vi)}."),
                           examples(cmds))
 
 
-def refuse_many(text: str, options: list[str]) -> AmbiguousCommand:
+def refuse_many(text: str, options: list[str], options_vi: list[str] | None = None) -> AmbiguousCommand:
+    vi = options_vi or options
     return AmbiguousCommand(tr(f"{text.strip()!r} fits several moves; write one of: {', '.join(options[:8])}.",
-                               f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {', '.join(options[:8])}."),
+                               f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {', '.join(vi[:8])}."),
                             options[:8])

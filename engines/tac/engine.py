@@ -107,7 +107,8 @@ class TacEngine(Engine[TacState]):
             legal = flow.legal(state, seat)
             before = state.board
             state.cache[key] = [
-                Choice(a, notation.format_action(a, legal), label(state, seat, a, before, after))
+                Choice(a, notation.format_action(a, legal), label(state, seat, a, before, after),
+                       notation.format_vi(a, legal))
                 for a, after in legal.items()
             ]
         choices: list[Choice] = state.cache[key]
@@ -141,16 +142,18 @@ class TacEngine(Engine[TacState]):
     def parse(self, state: TacState, seat: Seat, text: str) -> Action:
         text = notation.strip_polite(text)  # "5 a1 please", "13 mở nhé": then the whole line is read
         legal = flow.legal(state, seat)
-        commands = [c.command for c in self.menu(state, seat)] if legal else []
+        menu = self.menu(state, seat) if legal else []
+        commands = [c.command for c in menu]
+        vi = [c.command_in("vi") for c in menu]  # a Vietnamese sentence gives Vietnamese examples
         if not text.strip():
             raise InvalidCommand(tr("Empty command. Write e.g. " + ", ".join(commands[:4] or ["give 12"]) + ".",
-                                    "Lệnh trống. Hãy viết ví dụ " + ", ".join(commands[:4] or ["give 12"]) + "."),
+                                    "Lệnh trống. Hãy viết ví dụ " + ", ".join(vi[:4] or ["cho 12"]) + "."),
                                  commands[:6])
         try:
             reading = notation.read(text)
         except InvalidCommand as err:
             raise InvalidCommand(tr(f"{err.message.en} Write e.g. {', '.join(commands[:4])}.",
-                                    f"{err.message.vi} Hãy viết ví dụ {', '.join(commands[:4])}."),
+                                    f"{err.message.vi} Hãy viết ví dụ {', '.join(vi[:4])}."),
                                  commands[:6]) from None
         if not legal:
             raise IllegalCommand(tr("It is not your turn to act.", "Chưa đến lượt bạn."))
@@ -158,7 +161,7 @@ class TacEngine(Engine[TacState]):
             raise InvalidCommand(tr(f"Cannot find a card or a move in {text.strip()!r}. Write e.g. "
                                     f"{', '.join(commands[:4])}.",
                                     f"Không tìm thấy lá bài hay nước đi trong {text.strip()!r}. Hãy viết ví dụ "
-                                    f"{', '.join(commands[:4])}."), commands[:6])
+                                    f"{', '.join(vi[:4])}."), commands[:6])
         if reading.card == "7" and reading.verb is None and reading.parts and any(
             a.kind == "seven" for a in legal
         ):
@@ -169,8 +172,9 @@ class TacEngine(Engine[TacState]):
             return found[0]
         if not found:
             hand_cards = sorted({card_of[a] for a in legal})
-            raise notation.refuse_none(text, reading, hand_cards, commands)
-        raise notation.refuse_many(text, [notation.format_action(a, legal) for a in found])
+            raise notation.refuse_none(text, reading, hand_cards, commands, vi)
+        raise notation.refuse_many(text, [notation.format_action(a, legal) for a in found],
+                                   [notation.format_vi(a, legal) for a in found])
 
     def _parse_seven(self, state: TacState, seat: Seat, text: str, reading: notation.Reading,
                      legal: dict[Action, Board | None], commands: list[str]) -> Action:

@@ -108,14 +108,15 @@ b.. to the second, c.. to the third, d.. to the fourth. Ring fields
 are 0-63 clockwise; AH1..AH4 is a's home, H1 at the entrance."""
 
 HELP_VI = """Cách viết nước đi (trả lời bằng số trong danh sách, hoặc viết lệnh):
-  13 start     mở: đưa một bi từ vùng chờ lên ô xuất phát
-  5 b1         đi bi b1 năm ô;  4 back a2 (4 lùi a2): lùi bốn ô
+  13 mở        mở: đưa một bi từ vùng chờ lên ô xuất phát
+  5 b1         đi bi b1 năm ô;  4 lùi a2: lùi bốn ô
   5 a1 h2      ghi ô đến khi bi có thể vào nhà hoặc ở lại vòng
                (5 a1 2)
   7 a1:4 c2:3  chia lá 7 thành bi:số bước, theo thứ tự; thêm >h1 khi
                phần đó kết thúc trong nhà (hoặc 7 a4 c3 = màu + bước)
-  8 skip       người kế tiếp mất lượt;  trick a1 d2: đổi chỗ hai bi
-  tac | discard 9 (bỏ 9) | give 12 (cho 12) | angel start | devil | fool
+  8 bỏ lượt    người kế tiếp mất lượt;  đổi chỗ a1 d2: đổi chỗ hai bi
+  tac | bỏ 9 | cho 12 | thiên thần mở | ác quỷ | gã khờ | chiến binh a1
+  (lệnh tiếng Anh như 13 start, give 12 cũng được)
 Bi: chữ màu + số. a1..a4 của người ngồi thứ nhất (a), b.. người thứ
 hai, c.. người thứ ba, d.. người thứ tư. Ô trên vòng đánh số 0-63
 theo chiều kim đồng hồ; AH1..AH4 là nhà của a, H1 ở lối vào."""

@@ -35,13 +35,18 @@ class Status:
     active_games: int
     waiting_longest: list[dict[str, Any]] = field(default_factory=list)
 
-    def problems(self) -> list[str]:
-        """Why the service is not healthy (empty: healthy)."""
+    def stuck(self) -> list[str]:
+        """Work that should have moved and did not: what a liveness check (``/healthz``) reports."""
         out = []
         if self.oldest_waiting is not None and self.now - self.oldest_waiting > STALE_AFTER:
             out.append(f"a received mail has waited since {self.oldest_waiting:%Y-%m-%d %H:%M} UTC")
         if self.oldest_unsent is not None and self.now - self.oldest_unsent > STALE_AFTER:
             out.append(f"an answer has been unsent since {self.oldest_unsent:%Y-%m-%d %H:%M} UTC")
+        return out
+
+    def problems(self) -> list[str]:
+        """Why the service is not healthy (empty: healthy)."""
+        out = self.stuck()
         if self.outbox_failed:
             out.append(f"{self.outbox_failed} mail(s) failed for good")
         return out

@@ -22,6 +22,8 @@ COMMAND_MODULES = (
     "service.cli.mail_cli",  # mailserver, demo, bench pipeline / scale
     "service.cli.league_cli",  # league new|list|show|open|close|start|pair|standings|drop|settle
     "service.cli.ops_cli",  # status, db upgrade
+    "service.cli.health_cli",  # health (asks pbem serve --health-port)
+    "service.cli.backup_cli",  # db backup / restore / verify (after ops_cli: adds to its db group)
 )
 
 for _name in COMMAND_MODULES:

@@ -123,7 +123,7 @@ def play(
         console.print(engine.render_view(view, lang))
         menu = engine.menu(state, seat)
         for i, choice in enumerate(menu, 1):
-            console.print(f"  {i}. {choice.command} — {choice.label.get(lang)}")
+            console.print(f"  {i}. {choice.command_in(lang)} — {choice.label.get(lang)}")
         try:
             text = console.input(f"[bold]{NAMES[seat]}>[/] ").strip()
         except (EOFError, KeyboardInterrupt):
@@ -133,7 +133,7 @@ def play(
             return
         if text == "?":
             for choice in engine.legal_actions(state, seat):
-                console.print(f"  {choice.command} — {choice.label.get(lang)}")
+                console.print(f"  {choice.command_in(lang)} — {choice.label.get(lang)}")
             continue
         try:
             if text.isdigit():

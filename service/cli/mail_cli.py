@@ -18,11 +18,15 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         ),
         domain: str = typer.Option("pbem.test", help="Mail domain for bare user names."),
         auto_create: bool = typer.Option(False, help="Create a mailbox for any recipient on first mail."),
+        host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0 in a container)."),
+        smtp_port: int = typer.Option(0, help="SMTP port (0: any free port)", min=0, max=65535),
+        imap_port: int = typer.Option(0, help="IMAP port (0: any free port)", min=0, max=65535),
     ) -> None:
-        """Run the embedded mail server (SMTP + IMAP on 127.0.0.1) until Ctrl-C."""
+        """Run the embedded mail server (SMTP + IMAP, no TLS; for trying pbem) until Ctrl-C."""
         from service.localmail.mailserver import run_mailserver
 
-        run_mailserver(user, domain, auto_create=auto_create, echo=typer.echo)
+        run_mailserver(user, domain, auto_create=auto_create, echo=typer.echo, host=host, smtp_port=smtp_port,
+                       imap_port=imap_port)
 
     @app.command()
     def demo(

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from service.config import ConfigError, Settings, load_settings
+from service.config import Settings
 
 console = Console()
 ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="TOML file (default config/pbem.toml)")]
@@ -19,11 +19,11 @@ db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
 
 
 def _settings(config: Path | None) -> Settings:
-    try:
-        return load_settings(config)
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    """The settings, or a one-line error and exit 2 — a ``--config`` file that does not exist
+    included (it would otherwise create a new, empty database)."""
+    from service.cli.errors import settings_from
+
+    return settings_from(config)
 
 
 def status(
@@ -35,8 +35,9 @@ def status(
     from service.admin.status import read_status
     from service.context import AppContext
 
+    settings = _settings(config)
     try:
-        ctx = AppContext.create(_settings(config))
+        ctx = AppContext.create(settings)
         with ctx.session() as s:
             found = read_status(s, ctx.clock.now())
     except Exception as exc:  # the database itself is unreachable: that is the answer

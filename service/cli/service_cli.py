@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from service.cli.errors import fail, guarded, settings_from
-from service.config import Settings
+from service.config import ConfigError, Settings, load_settings
 
 console = Console()
 ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="TOML file (default config/pbem.toml)")]
@@ -30,25 +30,79 @@ def _settings(config: Path | None) -> Settings:
     return settings_from(config)
 
 
-def serve(config: ConfigOpt = None, verbose: bool = typer.Option(False, "--verbose", "-v")) -> None:
-    """Run the mail service: poll/IDLE the inbox, send the outbox, sweep deadlines."""
-    from service.schedule.runtime import Service
+def serve(
+    config: ConfigOpt = None,
+    verbose: bool = typer.Option(False, "--verbose", "-v"),
+    health_port: Annotated[int | None, typer.Option(
+        "--health-port", help="answer GET /healthz on this port (200 healthy, 503 not); overrides health_port",
+        min=0, max=65535)] = None,
+) -> None:
+    """Run the mail service: poll/IDLE the inbox, send the outbox, sweep deadlines.
+
+    Exit codes (``service.cli.exitcodes``): 0 clean stop, 78 bad configuration, 69 the health
+    port is taken, 70 an unexpected error."""
+    from service.cli.exitcodes import EX_CONFIG, EX_SOFTWARE
 
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not verbose:  # APScheduler logs every job run at INFO: 1,400 lines in 7 minutes, none about mail
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    settings = _settings(config)
+    if config is not None and not config.is_file():
+        fail(f"no configuration file {config}", EX_CONFIG)
+    try:
+        settings = load_settings(config)
+    except ConfigError as exc:
+        fail(str(exc), EX_CONFIG)
+    if health_port is not None:
+        settings.health_port = health_port
+    try:
+        asyncio.run(_serve(settings))
+    except StartError as exc:
+        fail(str(exc), exc.code)
+    except Exception as exc:
+        from sqlalchemy.exc import ArgumentError
 
-    async def main() -> None:
+        if isinstance(exc, ArgumentError):  # an unusable database URL: no restart will fix it
+            fail(f"bad configuration: database_url: {exc}", EX_CONFIG)
+        logging.getLogger("service.serve").exception("the service stopped on an unexpected error")
+        fail(f"stopped on an unexpected error: {type(exc).__name__}: {exc}", EX_SOFTWARE)
+
+
+class StartError(Exception):
+    """``pbem serve`` cannot start for a reason a restart does not fix; ``code`` is its exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+async def _serve(settings: Settings) -> None:
+    """Build the service (waiting for the database), answer the health check, run until a signal."""
+    from service.admin.health import HealthServer, evaluate, starting
+    from service.cli.exitcodes import EX_UNAVAILABLE
+    from service.schedule.runtime import Service
+
+    health: HealthServer | None = None
+    if settings.health_port:
+        try:
+            health = HealthServer(settings.health_host, settings.health_port, starting).start()
+        except OSError as exc:
+            raise StartError(f"cannot answer health checks on {settings.health_host}:{settings.health_port}: "
+                             f"{exc.strerror or exc}", EX_UNAVAILABLE) from None
+    try:
         service = await Service.when_ready(settings)
+        if health is not None:
+            health.probe = lambda: evaluate(service)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, service.stop)
-        console.print(f"pbem serving {settings.service_address} (IMAP {settings.imap_host}:{settings.imap_port})")
+        console.print(f"pbem serving {settings.service_address} (IMAP {settings.imap_host}:{settings.imap_port})"
+                      + (f", health check on http://{settings.health_host}:{health.port}/healthz" if health else ""),
+                      soft_wrap=True)
         await service.serve_forever()
-
-    asyncio.run(main())
+    finally:
+        if health is not None:
+            health.stop()
 
 
 game_app = typer.Typer(help="Start and inspect games.", no_args_is_help=True)

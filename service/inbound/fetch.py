@@ -37,7 +37,8 @@ class Inbox:
     def connect(self) -> IMAPClient:
         if self.client is None:
             cfg = self.settings
-            client = open_imap(cfg.imap_host, cfg.imap_port, cfg.imap_user, cfg.imap_password, ssl=cfg.imap_ssl)
+            client = open_imap(cfg.imap_host, cfg.imap_port, cfg.imap_user, cfg.imap_password, ssl=cfg.imap_ssl,
+                               starttls=cfg.imap_starttls, ca_file=cfg.tls_ca_file)
             client.select_folder(cfg.imap_mailbox)
             self.client = client
             self.connections += 1

@@ -182,12 +182,12 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
                 if detail:
                     candidates.append(detail)
     for key in candidates:
-        info = lookup_key(session, ctx.key_secret, key)
+        info = lookup_key(session, ctx.key_secrets, key)
         if info is not None:
             return Route(key.lower(), info, "plus")
     match = SUBJECT_KEY_RE.search(header_text(msg, "Subject"))
     if match:
-        info = lookup_key(session, ctx.key_secret, match.group(1))
+        info = lookup_key(session, ctx.key_secrets, match.group(1))
         if info is not None:
             return Route(match.group(1).lower(), info, "subject")
     if not candidates:  # a mailbox without plus-addressing and an edited subject
@@ -195,7 +195,7 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
         pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))  # newest first
         for message_id in pointed:
             issued = session.exec(select(Outbox.reply_key).where(Outbox.message_id == message_id)).first()
-            info = lookup_key(session, ctx.key_secret, issued) if issued else None
+            info = lookup_key(session, ctx.key_secrets, issued) if issued else None
             if issued and info is not None:
                 return Route(issued, info, "in-reply-to")
     if candidates or match:

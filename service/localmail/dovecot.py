@@ -10,15 +10,18 @@ run as root; ``anvil-auth-penalty`` is disabled (a failed login would slow every
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import pwd
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
@@ -54,7 +57,8 @@ def _wait_for_greeting(host: str, port: int, prefix: bytes, deadline: float) -> 
 
 
 def _config_text(
-    root: Path, host: str, imap_port: int, lmtp_port: int, domain: str, allow_all_users: bool
+    root: Path, host: str, imap_port: int, lmtp_port: int, domain: str, allow_all_users: bool,
+    imaps_port: int = 0, tls: bool = False,
 ) -> str:
     if os.geteuid() == 0:
         internal_user, login_user, uid, gid = "dovecot", "dovenull", "dovecot", "dovecot"
@@ -69,7 +73,7 @@ log_path = {root}/dovecot.log
 info_log_path = {root}/dovecot.log
 protocols = imap lmtp
 listen = {host}
-ssl = no
+{_ssl_lines(root) if tls else "ssl = no"}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 auth_failure_delay = 0
@@ -102,7 +106,9 @@ service imap-login {{
     port = {imap_port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = {host}
+    port = {imaps_port if tls else 0}
+    ssl = yes
   }}
 }}
 service pop3-login {{
@@ -123,15 +129,34 @@ protocol lmtp {{
 """
 
 
+def _ssl_lines(root: Path) -> str:
+    """TLS on: IMAPS on its own port and STARTTLS on the plain one (``tls`` of ``DovecotStack``)."""
+    return f"ssl = yes\nssl_cert = <{root}/tls/cert.pem\nssl_key = <{root}/tls/key.pem"
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """A server certificate and its key (PEM files) for a stack that speaks TLS."""
+
+    cert: Path
+    key: Path
+
+
 class DovecotStack(StackLifecycle):
     """aiosmtpd in front of a private Dovecot instance. ``with DovecotStack() as stack: ...``."""
 
-    def __init__(self, domain: str = DEFAULT_DOMAIN, *, host: str = "127.0.0.1", auto_create: bool = False):
+    def __init__(self, domain: str = DEFAULT_DOMAIN, *, host: str = "127.0.0.1", auto_create: bool = False,
+                 tls: TlsFiles | None = None):
+        """``tls``: the stack also speaks TLS — IMAPS on ``imaps_port``, STARTTLS on ``imap_port``,
+        STARTTLS on ``smtp_port`` and SMTPS on ``smtps_port`` — with this certificate."""
         self.domain = domain
         self.host = host
         self.auto_create = auto_create
+        self.tls = tls
         self.smtp_port = 0
+        self.smtps_port = 0
         self.imap_port = 0
+        self.imaps_port = 0
         self.lmtp_port = 0
         self.root: Path | None = None
         self._passwords: dict[str, str] = {}
@@ -139,6 +164,7 @@ class DovecotStack(StackLifecycle):
         self._thread: LoopThread | None = None
         self._handler: FrontHandler | None = None
         self._lmtp: LmtpClient | None = None
+        self._servers: list[asyncio.Server] = []
 
     @staticmethod
     def available() -> bool:
@@ -202,12 +228,18 @@ class DovecotStack(StackLifecycle):
             (root / sub).mkdir()
         self._write_users()
         self.imap_port, self.lmtp_port = _free_port(self.host), _free_port(self.host)
+        if self.tls is not None:
+            self.imaps_port = _free_port(self.host)
+            (root / "tls").mkdir()
+            shutil.copyfile(self.tls.cert, root / "tls" / "cert.pem")
+            shutil.copyfile(self.tls.key, root / "tls" / "key.pem")
         conf = root / "dovecot.conf"
         # With auto_create, LMTP must accept a user added a moment ago: Dovecot notices a changed
         # passwd-file only about once a second, so the static userdb then takes every recipient
         # (the SMTP front still refuses unknown users when auto_create is off).
         conf.write_text(
-            _config_text(root, self.host, self.imap_port, self.lmtp_port, self.domain, self.auto_create)
+            _config_text(root, self.host, self.imap_port, self.lmtp_port, self.domain, self.auto_create,
+                         self.imaps_port, self.tls is not None)
         )
         if os.geteuid() == 0:
             for path in [root, *root.rglob("*")]:
@@ -278,20 +310,30 @@ class DovecotStack(StackLifecycle):
             check_login=lambda user, password: self._passwords.get(base_address(user)) == password,
         )
 
-        async def start_server() -> int:
+        context = None
+        if self.tls is not None:
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(self.tls.cert, self.tls.key)
+        self._servers.clear()
+
+        async def start_server(implicit_tls: bool) -> int:
             assert self._handler is not None
-            server = await start_smtp_server(self._handler, self.host, self.domain)
-            self._server = server
+            server = await start_smtp_server(self._handler, self.host, self.domain, tls_context=context,
+                                             implicit_tls=implicit_tls)
+            self._servers.append(server)
             return int(server.sockets[0].getsockname()[1])
 
-        self.smtp_port = self._thread.run(start_server())
+        self.smtp_port = self._thread.run(start_server(False))
+        if context is not None:
+            self.smtps_port = self._thread.run(start_server(True))
 
     def stop(self) -> None:
         thread, self._thread = self._thread, None
         if thread is not None:
 
             async def close() -> None:
-                self._server.close()
+                for server in self._servers:
+                    server.close()
                 if self._lmtp is not None:
                     await self._lmtp.close()
 

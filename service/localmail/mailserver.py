@@ -1,7 +1,9 @@
 """``pbem mailserver``: the local stack as a standalone server for a human's mail client.
 
 Someone who wants to play by hand points Thunderbird (or any client) at the printed ports:
-IMAP and SMTP without TLS on 127.0.0.1, login = full address, password as printed.
+IMAP and SMTP without TLS on 127.0.0.1, login = full address, password as printed. The compose
+file of ``deploy/`` runs it in its own container (``--host 0.0.0.0`` and fixed ports) as the mail
+server for trying pbem; it is never a server for real mail (no TLS, mail kept in memory).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ def parse_user(spec: str, domain: str) -> tuple[str, str]:
 def describe(stack: LocalMailStack) -> str:
     """The text a person needs to configure a mail client for this stack."""
     lines = [
-        f"pbem local mail server for {stack.domain} (no TLS, loopback only)",
+        f"pbem local mail server for {stack.domain} (no TLS, mail in memory: for trying pbem only)",
         f"  IMAP  {stack.host}:{stack.imap_port}",
         f"  SMTP  {stack.host}:{stack.smtp_port}  (no authentication needed)",
         "  logins (user = full address):",
@@ -45,6 +47,9 @@ def run_mailserver(
     auto_create: bool = False,
     echo: Callable[[str], None] = print,
     stop: threading.Event | None = None,
+    host: str = "127.0.0.1",
+    smtp_port: int = 0,
+    imap_port: int = 0,
 ) -> None:
     """Start the stack with ``users`` (default set when empty), print logins, run until stopped.
 
@@ -52,7 +57,8 @@ def run_mailserver(
     """
     stop = stop or threading.Event()
     specs = list(users) or list(DEFAULT_USERS)
-    with LocalMailStack(domain, auto_create=auto_create) as stack:
+    with LocalMailStack(domain, auto_create=auto_create, host=host, smtp_port=smtp_port,
+                        imap_port=imap_port) as stack:
         for spec in specs:
             stack.add_user(*parse_user(spec, domain))
         echo(describe(stack))

@@ -8,6 +8,7 @@ data is sent, exactly as a real MTA answers, and plus-addresses are accepted for
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from email.utils import format_datetime
@@ -102,8 +103,13 @@ def trace_headers(mail_from: str, original_rcpt: str) -> bytes:
     ).encode()
 
 
-async def start_smtp_server(handler: FrontHandler, host: str, domain: str) -> asyncio.Server:
-    """An aiosmtpd server on a free port of ``host`` in the running loop."""
+async def start_smtp_server(handler: FrontHandler, host: str, domain: str, *,
+                            tls_context: ssl.SSLContext | None = None, implicit_tls: bool = False,
+                            port: int = 0) -> asyncio.Server:
+    """An aiosmtpd server on ``port`` (0: a free one) of ``host`` in the running loop.
+
+    With ``tls_context`` it offers STARTTLS (port 587 style), or, with ``implicit_tls``, speaks
+    TLS from the first byte (port 465 style) — for testing the service's TLS paths."""
     loop = asyncio.get_running_loop()
 
     def factory() -> SMTP:
@@ -115,6 +121,7 @@ async def start_smtp_server(handler: FrontHandler, host: str, domain: str) -> as
             authenticator=handler.authenticate,
             auth_require_tls=False,
             auth_required=False,
+            tls_context=None if implicit_tls else tls_context,
         )
 
-    return await loop.create_server(factory, host=host, port=0)
+    return await loop.create_server(factory, host=host, port=port, ssl=tls_context if implicit_tls else None)

@@ -119,15 +119,19 @@ class LocalMailStack(StackLifecycle):
         host: str = "127.0.0.1",
         auto_create: bool = False,
         queue_delivery: bool = False,
+        smtp_port: int = 0,
+        imap_port: int = 0,
     ):
+        """``smtp_port``/``imap_port``: listen there (0: any free port, what tests want)."""
         self.domain = domain
         self.host = host
+        self._listen = (smtp_port, imap_port)
         self.auto_create = auto_create
         self.queue_delivery = queue_delivery
         self._store_locks: dict[str, asyncio.Lock] = {}
         self._store_tasks: set[asyncio.Task[None]] = set()
-        self.smtp_port = 0
-        self.imap_port = 0
+        self.smtp_port = smtp_port
+        self.imap_port = imap_port
         self._passwords: dict[str, str] = {}
         self._pending_users: dict[str, str] = {}
         self._thread: LoopThread | None = None
@@ -224,7 +228,7 @@ class LocalMailStack(StackLifecycle):
             await imap(reader, cast(asyncio.StreamWriter, _CoalescingWriter(writer)), sock_info)
 
         imap_callback = ProxyProtocolReader(config.proxy_protocol).get_callback(serve_imap)
-        imap_server = await asyncio.start_server(imap_callback, host=self.host, port=0)
+        imap_server = await asyncio.start_server(imap_callback, host=self.host, port=self._listen[1])
         self._servers.append(imap_server)
         self.imap_port = imap_server.sockets[0].getsockname()[1]
 
@@ -238,7 +242,7 @@ class LocalMailStack(StackLifecycle):
             deliver=self._deliver,
             check_login=lambda user, password: self._passwords.get(base_address(user)) == password,
         )
-        smtp_server = await start_smtp_server(self._handler, self.host, self.domain)
+        smtp_server = await start_smtp_server(self._handler, self.host, self.domain, port=self._listen[0])
         self._servers.append(smtp_server)
         self.smtp_port = smtp_server.sockets[0].getsockname()[1]
 

@@ -6,6 +6,10 @@ same key (a resend stays valid). Keys are looked up in ``reply_keys``: a key iss
 earlier decision of the same seat is recognised as *outdated* rather than unknown, which
 lets the service refuse a menu number with the current menu. The MAC is recomputed on
 lookup, so a row written without the secret is not trusted either.
+
+Rotating the secret: keys are made with the current secret only, but verified against it AND
+every retired one (``AppContext.key_secrets``), so a mail sent before the rotation can still be
+answered; a key that matches none of them is refused like any unknown key.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import base64
 import hashlib
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -46,13 +51,23 @@ class KeyInfo:
     decision: str
 
 
-def lookup_key(session: Session, secret: str, key: str) -> KeyInfo | None:
-    """What ``key`` was issued for, or ``None`` for a key we never issued (or a forged row)."""
+def key_matches(secrets: str | Sequence[str], key: str | None, game_id: int, seat: int, decision: str) -> bool:
+    """True when ``key`` is the key of this decision under any of ``secrets`` (current first)."""
+    if not key:
+        return False
+    candidates = (secrets,) if isinstance(secrets, str) else secrets
+    return any(hmac.compare_digest(make_key(secret, game_id, seat, decision), key) for secret in candidates)
+
+
+def lookup_key(session: Session, secrets: str | Sequence[str], key: str) -> KeyInfo | None:
+    """What ``key`` was issued for, or ``None`` for a key we never issued (or a forged row).
+
+    ``secrets``: the current key secret, or it followed by the retired ones (rotation)."""
     key = key.lower()
     if not KEY_RE.match(key):
         return None
     row = session.get(ReplyKey, key)
-    if row is None or not hmac.compare_digest(make_key(secret, row.game_id, row.seat, row.decision), key):
+    if row is None or not key_matches(secrets, key, row.game_id, row.seat, row.decision):
         return None
     return KeyInfo(row.game_id, row.seat, row.decision)
 

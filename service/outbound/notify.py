@@ -28,18 +28,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from engines.contract import Engine, Outcome
 from service.context import AppContext
 from service.outbound.calendar import cancelled_event, deadline_event, event_uid
 from service.outbound.howto import first_mail_lines
-from service.outbound.keys import issue_key, make_key, reply_address
+from service.outbound.keys import issue_key, key_matches, reply_address
 from service.outbound.outbox import queue_mail
 from service.outbound.pictures import picture_for
 from service.outbound.render import Attachment, format_deadline, subject_tag, thread_root
 from service.store.games import events_since, seats_of, stored_outcome
-from service.store.models import Game, GameSeat, Player
+from service.store.models import Game, GameSeat, Outbox, Player
 from service.store.policy import policy_of
 
 
@@ -110,7 +110,7 @@ def outcome_text(outcome: Outcome | None, names: list[str], lang: str) -> str:
 
 
 def menu_context(engine: Engine[Any], state: Any, seat: int, lang: str) -> list[dict[str, Any]]:
-    return [{"n": n, "command": c.command, "label": c.label.get(lang)}
+    return [{"n": n, "command": c.command_in(lang), "label": c.label.get(lang)}
             for n, c in enumerate(engine.menu(state, seat), start=1)]
 
 
@@ -228,7 +228,7 @@ def mail_to_seat(
     rendered = ctx.renderer.render(purpose, lang, **values)
     attachments = calendar_attachments(ctx, game, engine, seat_row, player, key, seat in to_act) \
         if player.calendar else []
-    root = thread_root(ctx.key_secret, game.id, seat, ctx.settings.domain)
+    root = seat_thread_root(session, ctx, game.id, seat)
     queue_mail(
         session, ctx,
         to=player.address,
@@ -244,6 +244,23 @@ def mail_to_seat(
     )
     if seat in to_act:
         seat_row.reply_key = key
+
+
+def seat_thread_root(session: Session, ctx: AppContext, game_id: int, seat: int) -> str:
+    """The Message-ID every mail of this seat's thread points to.
+
+    Normally the MAC under the current secret. After a rotation (``PBEM_SECRET_PREVIOUS`` set) a
+    game started under a retired secret keeps the root its first mail carried, found in the
+    outbox, so the players' clients keep the game in one conversation. Without retired secrets
+    this costs no query."""
+    domain = ctx.settings.domain
+    roots = [thread_root(secret, game_id, seat, domain) for secret in ctx.key_secrets]
+    if len(roots) > 1:
+        used = set(session.exec(select(Outbox.message_id).where(col(Outbox.message_id).in_(roots))).all())
+        for root in roots:
+            if root in used:
+                return root
+    return roots[0]
 
 
 def calendar_attachments(ctx: AppContext, game: Game, engine: Engine[Any], seat_row: GameSeat, player: Player,
@@ -296,8 +313,8 @@ def queue_game_mails(
             purpose = "started"
         elif over:
             purpose = "over"
-        elif seat in to_act and (seat == actor or seat_row.reply_key != make_key(
-                ctx.key_secret, game.id, seat, engine.decision_key(state, seat))):
+        elif seat in to_act and (seat == actor or not key_matches(
+                ctx.key_secrets, seat_row.reply_key, game.id, seat, engine.decision_key(state, seat))):
             purpose = "turn"
         elif seat == actor:
             purpose = "received" if engine.legal_actions(state, seat) else "moved"

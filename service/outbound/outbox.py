@@ -21,6 +21,7 @@ import dataclasses
 import logging
 import os
 import socket
+import ssl
 import time
 import uuid
 from collections.abc import Sequence
@@ -32,10 +33,12 @@ import aiosmtplib
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
+from service.config import Settings
 from service.context import AppContext
 from service.faults import Backoff, is_transient
 from service.outbound.render import Attachment, Rendered, build_message
 from service.store.models import Outbox, Player
+from service.tls import client_context, trust_error
 
 log = logging.getLogger(__name__)
 
@@ -309,10 +312,9 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
     if not due:
         return 0
     cfg = ctx.settings
-    smtp = aiosmtplib.SMTP(hostname=cfg.smtp_host, port=cfg.smtp_port, start_tls=cfg.smtp_tls or None,
-                           timeout=30)
+    smtp = smtp_client(cfg)
     try:
-        await smtp.connect()
+        await smtp_connect(smtp, cfg)
         if cfg.smtp_user:
             await smtp.login(cfg.smtp_user, cfg.smtp_password)
     except (aiosmtplib.SMTPException, OSError) as exc:
@@ -383,9 +385,8 @@ async def send_now(ctx: AppContext, to_address: str, raw: bytes) -> None:
     waits, which must reach the player while the database (and so the outbox) cannot be
     written. Raises on any SMTP error; the caller decides when to try again."""
     cfg = ctx.settings
-    smtp = aiosmtplib.SMTP(hostname=cfg.smtp_host, port=cfg.smtp_port, start_tls=cfg.smtp_tls or None,
-                           timeout=30)
-    await smtp.connect()
+    smtp = smtp_client(cfg)
+    await smtp_connect(smtp, cfg)
     try:
         if cfg.smtp_user:
             await smtp.login(cfg.smtp_user, cfg.smtp_password)
@@ -393,3 +394,23 @@ async def send_now(ctx: AppContext, to_address: str, raw: bytes) -> None:
     finally:
         with contextlib.suppress(aiosmtplib.SMTPException, OSError):
             await smtp.quit()
+
+
+def smtp_client(cfg: Settings) -> aiosmtplib.SMTP:
+    """An SMTP client as configured: TLS from the first byte (``smtp_ssl``, port 465), STARTTLS
+    required (``smtp_tls``, port 587), or STARTTLS when the server offers it (neither). The
+    certificate is verified against ``tls_ca_file`` or the system store."""
+    start_tls: bool | None = False if cfg.smtp_ssl else (True if cfg.smtp_tls else None)
+    return aiosmtplib.SMTP(hostname=cfg.smtp_host, port=cfg.smtp_port, use_tls=cfg.smtp_ssl, start_tls=start_tls,
+                           tls_context=client_context(cfg.tls_ca_file), timeout=30)
+
+
+async def smtp_connect(smtp: aiosmtplib.SMTP, cfg: Settings) -> None:
+    """``smtp.connect()``, with a certificate that does not verify told as ``TlsTrustError``."""
+    try:
+        await smtp.connect()
+    except (aiosmtplib.SMTPConnectError, ssl.SSLCertVerificationError) as exc:
+        cause = exc if isinstance(exc, ssl.SSLCertVerificationError) else exc.__cause__ or exc.__context__
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            raise trust_error("SMTP", cfg.smtp_host, cfg.smtp_port, cause, cfg.tls_ca_file) from exc
+        raise

@@ -66,7 +66,7 @@ def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
             raise IllegalCommand(tr(
                 f"\"{line}\" can mean option {number} ({choice.command}) or the move {as_command[1]}; "
                 "nothing was played. Write the move itself.",
-                f"\"{line}\" có thể là lựa chọn {number} ({choice.command}) hoặc nước đi {as_command[1]}; "
+                f"\"{line}\" có thể là lựa chọn {number} ({choice.command_in('vi')}) hoặc nước đi {as_command[1]}; "
                 "chưa thực hiện gì. Hãy viết rõ nước đi."), [choice.command, as_command[1]])
         return choice.action, choice.command
     action = engine.parse(state, seat, line)
@@ -84,6 +84,17 @@ def _legal_command(turn: Turn, line: str) -> tuple[Action, str] | None:
     return action, engine.format(state, action)
 
 
+def _in_reader_words(turn: Turn, action: Action, canonical: str) -> str:
+    """The command as the menu showed it to this reader (Vietnamese words to a Vietnamese player),
+    so the "done" line never answers a Vietnamese reply in English."""
+    if turn.player.lang == "en":
+        return canonical
+    for choice in turn.engine.legal_actions(turn.state, turn.seat):
+        if choice.action == action:
+            return choice.command_in(turn.player.lang)
+    return canonical
+
+
 def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
     """Apply one move line to ``turn.state`` and log it (the caller saves the state)."""
     if turn.game.status != "active":
@@ -93,6 +104,7 @@ def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
         raise CommandFailed(tr("It is not your turn: you will get a mail when it is.",
                                 "Chưa đến lượt bạn: bạn sẽ nhận thư khi đến lượt."))
     action, canonical = resolve_line(turn, key, line)
+    canonical = _in_reader_words(turn, action, canonical)
     new_state, events = turn.engine.apply(turn.state, turn.seat, action)
     log_move(turn.session, turn.ctx, turn.game, turn.seat, line, action, events,
              turn.engine.state_version(new_state), inbound_id)

@@ -65,6 +65,9 @@ class Service:
         self.poll_trouble = False
         self._retry_handle: asyncio.TimerHandle | None = None
         self._requeue_checked = False
+        #: when this service started and last read the inbox without a fault (health check)
+        self.started_at = self.ctx.clock.now()
+        self.last_poll_ok: datetime | None = None
 
     @classmethod
     async def when_ready(cls, settings: Settings) -> Service:
@@ -158,6 +161,8 @@ class Service:
         finally:
             if done:
                 await asyncio.to_thread(self.inbox.mark_done, sorted(done))
+        if not self.poll_trouble:
+            self.last_poll_ok = self.ctx.clock.now()
         return handled
 
     async def flush_outbox(self) -> int:

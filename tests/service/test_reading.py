@@ -142,17 +142,21 @@ def sent_plain(row: Outbox) -> str:
 
 
 def test_a_rewrapped_quote_whose_continuation_is_a_command_is_not_applied(ctx: AppContext) -> None:
-    """Grizzled: the leader's mail lists "… | withdraw left | intensity 3 | …"; the client re-wrapped
-    the quote and left "intensity 3" alone on a continuation line without ">"."""
+    """Grizzled: the first mail lists "Commands: choose felix | choose night (by the lucky charm)";
+    the client re-wrapped the quote and left "choose night" (a legal move) alone on a continuation
+    line without ">"."""
     game_id = new_game(ctx, "grizzled", ("ann", "bob", "cat"))
     cat_mail = outbox(ctx, "cat@x.test")[0]
     lines = []
+    rewrapped = False
     for line in sent_plain(cat_mail).splitlines():
-        if "| intensity 3 |" in line:
-            head, tail = line.split(" intensity 3 ", 1)
-            lines += [f"> {head}", "intensity 3", f"> {tail}"]
+        if "| choose night " in line:
+            head, tail = line.split(" choose night ", 1)
+            lines += [f"> {head}", "choose night", f"> {tail}"]
+            rewrapped = True
         else:
             lines.append(f"> {line}".rstrip())
+    assert rewrapped, "the mail no longer shows the commands line this test re-wraps"
     body = "Hi all, thinking about it.\n\nOn Mon, 30 Nov 2026, pbem <play@pbem.test> wrote:\n" + "\n".join(lines)
     key = cat_mail.reply_key
     assert key is not None
@@ -450,7 +454,9 @@ def test_a_ten_megabyte_reply_is_answered_quickly_and_does_not_hold_up_the_next(
     assert deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", huge) == "rejected"
     assert deliver(ctx, "ann@x.test", f"play+{key}@pbem.test", "high") == "applied"
     elapsed = time.monotonic() - started
-    assert elapsed < 5, elapsed
+    # A guard against quadratic reading (minutes), not a timing test: the
+    # machine is shared and speed is measured by `pbem bench`.
+    assert elapsed < 60, elapsed
     answers = [o for o in outbox(ctx, "ann@x.test") if o.kind == "rejected"]
     assert len(answers) == 1 and len(answers[0].raw) < 20_000
     assert "too large" in sent_plain(answers[0])

@@ -1,0 +1,271 @@
+"""The Grizzled in words: what every Hard Knock, Trial card, Grizzled, Speech, Support tile and
+game option does, in English and Vietnamese, built from the content data.
+
+Why generated: a Hard Knock's behaviour is its ``effect`` (a fixed vocabulary that
+``rules.py`` implements) with its ``amount`` and ``weight``; a threat card is its threats and
+Trap flag; a Support tile is its ``offset``; a Grizzled is its lucky charm. Writing the sentence
+from those fields means a designer who changes ``amount = 2`` to ``3`` in ``knocks.toml`` changes
+the mail too, and a card never has a hand-written text to keep in step with its data.
+
+Who "you" is (``Holder``): a Hard Knock in play speaks to its holder as "you" and about its
+holder by name to everyone else ("An's Fragile: while An is in the mission …"); a card in a
+hand speaks to the hand's owner, who is the one it will hit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.contract import Text
+from engines.grizzled.content import Card, Character, Content, KnockType, TileType, content
+from engines.grizzled.rules import FAILURE_COUNT, KNOCK_LIMIT
+
+LANGS = ("en", "vi")
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Whom a sentence is about: ``name`` "" is the reader ("you")."""
+
+    name: str = ""
+
+    @property
+    def you(self) -> bool:
+        return not self.name
+
+
+YOU = Holder()
+
+
+def _pick(h: Holder, you_en: str, other_en: str, you_vi: str, other_vi: str) -> Text:
+    return Text(you_en, you_vi) if h.you else Text(other_en, other_vi)
+
+
+# ---------------------------------------------------------------------------
+# Hard Knocks
+
+
+def knock_effect(kt: KnockType, h: Holder = YOU, threat: str | None = None) -> Text:
+    """What a Hard Knock of type ``kt`` does, said to (``YOU``) or about its holder.
+
+    ``threat`` names the threat a Trauma or Phobia card shows; without it the sentence says
+    "its threat" (the type in general)."""
+    c = content()
+    x, n = h.name, kt.amount
+    e = kt.effect
+    if e == "counts_as_threat":
+        t = c.threat_name(threat) if threat else Text("its threat", "mối đe dọa của nó")
+        return _pick(h, f"counts as one {t.en} threat while you are in the mission",
+                     f"counts as one {t.en} threat while {x} is in the mission",
+                     f"tính là một mối đe dọa {t.vi} khi bạn còn trong nhiệm vụ",
+                     f"tính là một mối đe dọa {t.vi} khi {x} còn trong nhiệm vụ")
+    if e == "weight_only":
+        return Text(f"weighs as {kt.weight} Hard Knocks (Hard Knocks weighing {KNOCK_LIMIT} lose the game)",
+                    f"nặng bằng {kt.weight} Hard Knock (Hard Knock nặng {KNOCK_LIMIT} là thua)")
+    if e == "no_speech":
+        return _pick(h, "you cannot give a speech", f"{x} cannot give a speech",
+                     "bạn không thể phát biểu", f"{x} không thể phát biểu")
+    if e == "clumsy_draw":
+        return _pick(h, "when you withdraw holding cards, you must play the top Trial card (its Trap does not "
+                        "trigger)",
+                     f"when {x} withdraws holding cards, {x} must play the top Trial card (its Trap does not "
+                     "trigger)",
+                     "khi rút lui mà còn bài, bạn phải chơi lá Thử thách trên cùng (Bẫy của nó không kích hoạt)",
+                     f"khi {x} rút lui mà còn bài, {x} phải chơi lá Thử thách trên cùng (Bẫy của nó không kích "
+                     "hoạt)")
+    if e == "fragile":
+        return _pick(h, "while you are in the mission, nobody else holding cards may withdraw",
+                     f"while {x} is in the mission, nobody else holding cards may withdraw",
+                     "khi bạn còn trong nhiệm vụ, không ai khác còn bài được rút lui",
+                     f"khi {x} còn trong nhiệm vụ, không ai khác còn bài được rút lui")
+    if e == "hard_headed":
+        return _pick(h, f"you cannot withdraw while holding {n} or more cards",
+                     f"{x} cannot withdraw while holding {n} or more cards",
+                     f"bạn không được rút lui khi còn từ {n} lá trở lên",
+                     f"{x} không được rút lui khi còn từ {n} lá trở lên")
+    if e == "prideful":
+        return _pick(h, "you may withdraw only with an empty hand or as the last one in the mission",
+                     f"{x} may withdraw only with an empty hand or as the last one in the mission",
+                     "bạn chỉ được rút lui khi hết bài hoặc là người cuối cùng còn trong nhiệm vụ",
+                     f"{x} chỉ được rút lui khi hết bài hoặc là người cuối cùng còn trong nhiệm vụ")
+    if e == "fearful":
+        return _pick(h, f"while you hold cards, you must withdraw on your turn once any threat counts {n} or more",
+                     f"while {x} holds cards, {x} must withdraw on their turn once any threat counts {n} or more",
+                     f"khi còn bài, bạn phải rút lui đến lượt mình ngay khi có mối đe dọa đếm được từ {n} trở lên",
+                     f"khi còn bài, {x} phải rút lui đến lượt mình ngay khi có mối đe dọa đếm được từ {n} trở lên")
+    if e == "panicked":
+        return _pick(h, "if you withdraw holding cards, your Support tile is picked at random",
+                     f"if {x} withdraws holding cards, {x}'s Support tile is picked at random",
+                     "nếu bạn rút lui khi còn bài, thẻ Hỗ trợ của bạn được chọn ngẫu nhiên",
+                     f"nếu {x} rút lui khi còn bài, thẻ Hỗ trợ của {x} được chọn ngẫu nhiên")
+    if e == "absent_minded":
+        return _pick(h, "before you withdraw holding cards, you remove one of your Support tiles from the game",
+                     f"before {x} withdraws holding cards, {x} removes one of their Support tiles from the game",
+                     "trước khi rút lui mà còn bài, bạn loại một thẻ Hỗ trợ của mình khỏi trò chơi",
+                     f"trước khi rút lui mà còn bài, {x} loại một thẻ Hỗ trợ của mình khỏi trò chơi")
+    if e == "selfish":
+        return _pick(h, "the Support tile you place while holding cards supports yourself",
+                     f"the Support tile {x} places while holding cards supports {x}",
+                     "thẻ Hỗ trợ bạn đặt khi còn bài sẽ hỗ trợ chính bạn",
+                     f"thẻ Hỗ trợ {x} đặt khi còn bài sẽ hỗ trợ chính {x}")
+    if e == "frenzied":
+        return _pick(h, f"you get {n} extra Trial cards after each deal",
+                     f"{x} gets {n} extra Trial cards after each deal",
+                     f"bạn nhận thêm {n} lá Thử thách sau mỗi lần chia",
+                     f"{x} nhận thêm {n} lá Thử thách sau mỗi lần chia")
+    if e == "demoralized":
+        return Text(f"each Morale Drop moves {n} extra card(s) from the Morale Reserve to the Trials pile",
+                    f"mỗi lần Nhuệ khí sụt giảm chuyển thêm {n} lá từ Dự trữ Nhuệ khí sang chồng Thử thách")
+    if e == "tyrannical":
+        return _pick(h, "you take the Mission Leader token and keep it", f"{x} takes the Mission Leader token and keeps it",
+                     "bạn nhận token Lãnh đạo nhiệm vụ và giữ luôn", f"{x} nhận token Lãnh đạo nhiệm vụ và giữ luôn")
+    raise KeyError(f"no words for the Hard Knock effect {e!r}")
+
+
+def knock_title(kt: KnockType, h: Holder = YOU, threat: str | None = None) -> Text:
+    """``Your Fragile`` / ``An's Fragile`` / ``Phobia (Gas Mask)``: the name the help line starts with."""
+    name = kt.name
+    if threat:
+        t = content().threat_name(threat)
+        name = Text(f"{name.en} ({t.en})", f"{name.vi} ({t.vi})")
+    if h.you:
+        return Text(f"Your {name.en}", f"{name.vi} của bạn")
+    return Text(f"{h.name}'s {name.en}", f"{name.vi} của {h.name}")
+
+
+def knock_line(kt: KnockType, h: Holder = YOU, threat: str | None = None) -> Text:
+    """One help line for a Hard Knock in play: title, effect and what it weighs."""
+    title, what = knock_title(kt, h, threat), knock_effect(kt, h, threat)
+    return Text(f"{title.en}: {what.en}.", f"{title.vi}: {what.vi}.")
+
+
+# ---------------------------------------------------------------------------
+# Trial cards
+
+
+def special_effect(effect: str) -> Text:
+    if effect == "remove_knock":
+        return Text("when played, you remove one Hard Knock of any player (yourself included); with no Hard Knock "
+                    "in play it does nothing",
+                    "khi chơi, bạn loại bỏ một Hard Knock của bất kỳ ai (kể cả bạn); nếu không ai có Hard Knock thì "
+                    "không có tác dụng")
+    raise KeyError(f"no words for the special effect {effect!r}")
+
+
+def card_effect(card: Card) -> Text:
+    """What playing ``card`` does, said to the player holding it."""
+    c = content()
+    if card.kind == "threat":
+        en = " and ".join(c.threat_name(t).en for t in card.threats)
+        vi = " và ".join(c.threat_name(t).vi for t in card.threats)
+        what = Text(f"goes to No Man's Land showing {en}", f"vào No Man's Land với {vi}")
+        if card.trap:
+            return Text(f"{what.en}; a Trap: the top Trial card is then played too",
+                        f"{what.vi}; là Bẫy: lá Thử thách trên cùng cũng được chơi ngay")
+        return what
+    if card.kind == "hard_knock":
+        kt = c.knocks[card.knock or ""]
+        threat = card.threats[0] if card.threats else None
+        what = knock_effect(kt, YOU, threat)
+        return Text(f"a Hard Knock for you when played (weight {kt.weight}): {what.en}",
+                    f"Hard Knock cho bạn khi đánh (nặng {kt.weight}): {what.vi}")
+    _named, effect = c.specials[card.special or ""]
+    return special_effect(effect)
+
+
+def card_line(card: Card) -> Text:
+    face = content().face_text(card.face)
+    what = card_effect(card)
+    return Text(f"{face.en} — {what.en}.", f"{face.vi} — {what.vi}.")
+
+
+# ---------------------------------------------------------------------------
+# Grizzled, Speech, Support tiles, options
+
+
+def charm_effect(ch: Character) -> Text:
+    t = content().threat_name(ch.charm)
+    return Text(f"lucky charm {t.en}: once, instead of playing a card, remove one card showing {t.en} from No "
+                "Man's Land; the group's help can turn the charm back",
+                f"Bùa may mắn {t.vi}: một lần, thay vì đánh bài, loại bỏ một lá có {t.vi} khỏi No Man's Land; sự "
+                "giúp đỡ của cả nhóm có thể lật bùa lại")
+
+
+CHARM_RULE = Text("Each Grizzled has a lucky charm, one of the six threats: once, instead of playing a card, its holder "
+                  "removes one card showing that threat from No Man's Land.",
+                  "Mỗi Grizzled có một Bùa may mắn là một trong sáu mối đe dọa: một lần, thay vì đánh bài, người giữ "
+                  "loại bỏ một lá có mối đe dọa đó khỏi No Man's Land.")
+
+
+def character_line(ch: Character) -> Text:
+    what = charm_effect(ch)
+    return Text(f"{ch.name} — {what.en}.", f"{ch.name} — {what.vi}.")
+
+
+SPEECH = Text("Speech: instead of playing a card, spend a Speech token and name a threat; everyone else still in the "
+              "mission may discard one card showing it.",
+              "Phát biểu: thay vì đánh bài, dùng một token Phát biểu và gọi tên một mối đe dọa; những người khác còn "
+              "trong nhiệm vụ có thể bỏ một lá có mối đe dọa đó.")
+
+
+def _ordinal(n: int) -> Text:
+    en = {1: "first", 2: "second", 3: "third", 4: "fourth"}.get(n, f"{n}th")
+    vi = {1: "đầu tiên", 2: "thứ hai", 3: "thứ ba", 4: "thứ tư"}.get(n, f"thứ {n}")
+    return Text(en, vi)
+
+
+def tile_effect(tile: TileType) -> Text:
+    """From ``offset``: +1 the first player to the left, -2 the second to the right (GR-42)."""
+    nth = _ordinal(abs(tile.offset))
+    side = Text("left", "trái") if tile.offset > 0 else Text("right", "phải")
+    en = f"supports the {nth.en} player to the {side.en} of whoever places it"
+    vi = f"hỗ trợ người {nth.vi} bên {side.vi} của người đặt thẻ"
+    if tile.double:
+        en += " (only with 4 or 5 players)"
+        vi += " (chỉ khi có 4 hoặc 5 người chơi)"
+    return Text(en, vi)
+
+
+def tile_line(tile: TileType) -> Text:
+    what = tile_effect(tile)
+    return Text(f"{tile.name.en}: {what.en}.", f"{tile.name.vi}: {what.vi}.")
+
+
+OPTION_WORDS: dict[str, dict[str, Text]] = {
+    "characters": {
+        "choose": Text("Every player secretly chooses a Grizzled at the start; if two ask for the same one, the first "
+                       "in turn order from the Leader keeps it.",
+                       "Mỗi người bí mật chọn một Grizzled lúc bắt đầu; nếu hai người chọn trùng, người đứng trước theo "
+                       "thứ tự lượt tính từ Lãnh đạo được giữ."),
+        "random": Text("The Grizzled are dealt to the players at random.",
+                       "Các Grizzled được chia ngẫu nhiên cho người chơi."),
+    },
+}
+
+
+def option_line(option: str, value: str) -> Text:
+    """A game option's chosen value in words; ``KeyError`` for one without words (a test catches it)."""
+    return OPTION_WORDS[option][value]
+
+
+FAIL_RULE = Text(f"{FAILURE_COUNT} of one threat fail a mission", f"{FAILURE_COUNT} mối đe dọa giống nhau là thất bại")
+
+
+def all_lines(c: Content | None = None) -> dict[str, Text]:
+    """Every content entry's sentence by a key naming it: the tests check each one."""
+    c = c or content()
+    out: dict[str, Text] = {}
+    for kid, kt in c.knocks.items():
+        out[f"knock:{kid}"] = knock_line(kt)
+        out[f"knock:{kid}:other"] = knock_line(kt, Holder("An"))
+    for cid, card in c.cards.items():
+        out[f"card:{cid}"] = card_line(card)
+    for sid, (_named, effect) in c.specials.items():
+        out[f"special:{sid}"] = special_effect(effect)
+    for ch in c.characters:
+        out[f"character:{ch.id}"] = character_line(ch)
+    for tid, tile in c.tiles.items():
+        out[f"tile:{tid}"] = tile_line(tile)
+    out["speech"] = SPEECH
+    out["charm"] = CHARM_RULE
+    return out
