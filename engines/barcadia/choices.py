@@ -33,6 +33,15 @@ class LazyChoice(Choice):
         return text
 
     @property
+    def command_vi(self) -> str:
+        """The command in Vietnamese words (``format_action(..., "vi")``), written on first read."""
+        text: str | None = self.__dict__.get("_command_vi")
+        if text is None:
+            text = format_action(self.__dict__["_state"], self.action, "vi")
+            object.__setattr__(self, "_command_vi", text)
+        return text
+
+    @property
     def label(self) -> Text:
         text: Text | None = self.__dict__.get("_label")
         if text is None:

@@ -91,42 +91,73 @@ def player_ref(s: BarcadiaState, seat: Seat) -> str:
 
 @cache
 def player_refs(players: tuple[str, ...]) -> tuple[str, ...]:
-    """One word per player: the name's slug, or ``#k`` where the slug would be ambiguous."""
+    """One word per player: the name's slug, or ``#k`` where the slug cannot name the player.
+
+    A name that is also a verb ("Dũng" / ``dùng``) is fine: a player is only ever read after
+    a verb (``duel dung``). ``#k`` is kept for names two players share, names of digits only
+    (a room number), and names that would join the verb before them into another verb."""
     slugs = [slug(p) or f"#{i + 1}" for i, p in enumerate(players)]
-    reserved = set(VERBS) | SP_WORDS | set(DIRECTION_WORDS)
-    return tuple(f"#{i + 1}" if slugs.count(m) > 1 or m in reserved or m.isdigit() or m in card_slugs("loot")
+    joined = {phrase.split(" ", 1)[1] for phrase in VERBS if " " in phrase}
+    return tuple(f"#{i + 1}" if slugs.count(m) > 1 or m.isdigit() or m in joined or m in card_slugs("loot")
                  else m for i, m in enumerate(slugs))
 
 
-def room_ref(room: int) -> str:
-    return "sp" if room == 0 else str(room)
+#: The Vietnamese verb of each action kind, as ``format_action(..., "vi")`` writes it (all in VERBS).
+VI_VERBS = {
+    "reveal": "lật", "enter": "vào", "portal": "cổng", "hoard": "kho", "duel": "đấu", "play": "dùng", "trap": "bẫy",
+    "pass": "bỏ qua", "autopass": "tự bỏ qua", "team": "đồng đội", "boss": "trùm", "wait": "chờ", "drop": "bỏ",
+    "put": "đặt", "keep": "giữ", "character": "chọn", "place": "xây",
+}
 
 
-def format_action(s: BarcadiaState, a: Action) -> str:
+def room_ref(room: int, lang: str = "en") -> str:
+    return ("xp" if lang == "vi" else "sp") if room == 0 else str(room)
+
+
+def _who(s: BarcadiaState, seat: Seat, lang: str) -> str:
+    """A player as a command names them: Vietnamese mails keep the name's own letters ("Dũng")
+    when it reads back to the same word."""
+    ref = player_ref(s, seat)
+    name = s.players[seat].strip()
+    return name if lang == "vi" and " " not in name and slug(name) == ref else ref
+
+
+def _card_word(deck: str, card_id: str, lang: str) -> str:
+    """A card as a command names it: the id in English, the Vietnamese name in Vietnamese."""
+    if lang != "vi":
+        return card_id
+    c = content()
+    card = {"loot": c.loot, "powerup": c.powerups, "character": c.characters}[deck][card_id]
+    return card.name.vi.lower() if card_slugs(deck).get(slug(card.name.vi)) == card_id else card_id
+
+
+def format_action(s: BarcadiaState, a: Action, lang: str = "en") -> str:
+    """The command for ``a``; ``lang`` "vi" writes Vietnamese verbs and names (both parse back)."""
     args = a.args
     k = a.kind
-    if k in ("reveal", "put"):
-        return f"{k} {room_ref(int(str(args[0])))}"
+    vi = lang == "vi"
+    verb = VI_VERBS.get(k, k) if vi else k
+    if k in ("reveal", "put", "portal"):
+        return f"{verb} {room_ref(int(str(args[0])), lang)}"
     if k == "enter":
-        return "enter " + " ".join(room_ref(int(str(x))) for x in args)
-    if k == "portal":
-        return f"portal {room_ref(int(str(args[0])))}"
+        return verb + " " + " ".join(room_ref(int(str(x)), lang) for x in args)
     if k in ("duel", "team", "boss"):
-        return f"{k} {player_ref(s, int(str(args[0])))}"
+        return f"{verb} {_who(s, int(str(args[0])), lang)}"
     if k in ("drop", "keep", "character"):
-        return f"{k} {args[0]}"
+        deck = {"drop": "powerup", "keep": "loot", "character": "character"}[k]
+        return f"{verb} {_card_word(deck, str(args[0]), lang)}"
     if k == "autopass":
-        return "autopass" if args[0] else "autopass off"
+        return verb if args[0] else f"{verb} {'tắt' if vi else 'off'}"
     if k == "place":
-        return f"place {args[0]},{args[1]}"
+        return f"{verb} {args[0]},{args[1]}"
     if k == "play":
         card = content().loot[str(args[0])]
-        rest = [str(x) if card.effect.kind not in ("damage_player", "steal_loot") else player_ref(s, int(str(x)))
-                for x in args[1:]]
+        rest = [room_ref(int(str(x)), lang) if card.effect.kind not in ("damage_player", "steal_loot")
+                else _who(s, int(str(x)), lang) for x in args[1:]]
         if card.effect.kind == "trap":
-            return "trap " + " ".join(rest)
-        return " ".join(["play", card.id, *rest])
-    return k
+            return " ".join([VI_VERBS["trap"] if vi else "trap", *rest])
+        return " ".join([verb, _card_word("loot", card.id, lang), *rest])
+    return verb
 
 
 # ---------------------------------------------------------------------------
@@ -149,12 +180,18 @@ def _room_text(room: int, tile_id: str) -> Text:
     return tr(f"room {room} ({tile.name.en})", f"phòng {room} ({tile.name.vi})")
 
 
-def where(s: BarcadiaState, seat: Seat, room: int) -> str:
+#: Compass directions in words (a map with north up), for labels in each language.
+COMPASS = {"n": ("north", "phía bắc"), "ne": ("north-east", "phía đông bắc"), "se": ("south-east", "phía đông nam"),
+           "s": ("south", "phía nam"), "sw": ("south-west", "phía tây nam"), "nw": ("north-west", "phía tây bắc")}
+
+
+def where(s: BarcadiaState, seat: Seat, room: int) -> Text | None:
+    """Where ``room`` lies from ``seat``'s room ("north"), when it is a neighbour of a room."""
     here = s.pos[seat]
     if here == 0 or room == 0:
-        return ""
+        return None
     d = direction_between((s.layout[here][0], s.layout[here][1]), (s.layout[room][0], s.layout[room][1]))
-    return f", {d}" if d else ""
+    return Text(*COMPASS[d]) if d else None
 
 
 def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
@@ -165,7 +202,9 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         room = int(str(args[0]))
         d = where(s, seat, room)
         known = describe_room(s, room)
-        return tr(f"Reveal {known.en}{d} and enter it if you can", f"Lật mở {known.vi}{d} và vào nếu được")
+        if d:  # "room 4 (face down, south of you)"
+            known = Text(f"{known.en[:-1]}, {d.en} of you)", f"{known.vi[:-1]}, {d.vi} của bạn)")
+        return tr(f"Reveal {known.en} and enter it if you can", f"Lật {known.vi} và vào nếu được")
     if k == "enter":
         rooms = [describe_room(s, int(str(x))) for x in args]
         return tr("Enter " + ", then ".join(r.en for r in rooms), "Vào " + ", rồi ".join(r.vi for r in rooms))
@@ -184,16 +223,16 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
             return tr(f"Duel {s.players[others[0]]} through the portal in room {room}",
                       f"Đấu tay đôi với {s.players[others[0]]} qua cổng ở phòng {room}")
         return tr(f"Teleport to {room_label(room).en} (not an action)", f"Dịch chuyển tới {room_label(room).vi} (không tốn hành động)")
-    if k == "play":
+    if k == "play":  # the card's text is in the hand list of the same mail, said once there
         card = c.loot[str(args[0])]
-        target = ""
-        target_vi = ""
         if card.effect.kind in ("damage_player", "steal_loot"):
-            target = target_vi = f" → {s.players[int(str(args[1]))]}"
-        elif len(args) > 1:
-            target = " → room " + " & ".join(str(x) for x in args[1:])
-            target_vi = " → phòng " + " & ".join(str(x) for x in args[1:])
-        return tr(f"Play {card.name.en}{target}: {card.text.en}", f"Dùng {card.name.vi}{target_vi}: {card.text.vi}")
+            who = s.players[int(str(args[1]))]
+            return tr(f"Play {card.name.en} on {who}", f"Dùng {card.name.vi} lên {who}")
+        if len(args) > 1:
+            rooms = [room_label(int(str(x))) for x in args[1:]]  # room 0 is "the Starting Point"
+            return tr(f"Play {card.name.en} on " + " and ".join(r.en for r in rooms),
+                      f"Dùng {card.name.vi} vào " + " và ".join(r.vi for r in rooms))
+        return tr(f"Play {card.name.en}", f"Dùng {card.name.vi}")
     if k == "pass":
         if s.pending or s.phase == "window":
             return tr("Pass: play no card now", "Bỏ qua: không dùng thẻ nào lúc này")
@@ -224,12 +263,13 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         return tr(f"Keep {card.name.en} (discard the rest)", f"Giữ {card.name.vi} (bỏ các thẻ khác)")
     if k == "character":
         card = c.characters[str(args[0])]
-        return tr(f"Be the {card.name.en}: {card.text.en}", f"Chọn {card.name.vi}: {card.text.vi}")
+        return tr(f"Be the {card.name.en}", f"Chọn làm {card.name.vi}")
     if k == "place":
         q, r = int(str(args[0])), int(str(args[1]))
         near = _placed_neighbour(s, (q, r))
-        return tr(f"Place the next room face down at {q},{r} ({near[1]} of {room_label(near[0]).en})",
-                  f"Đặt úp phòng tiếp theo tại {q},{r} (phía {near[1]} của {room_label(near[0]).vi})")
+        side = COMPASS.get(near[1], (near[1], near[1]))
+        return tr(f"Place the next room face down at {q},{r} ({side[0]} of {room_label(near[0]).en})",
+                  f"Đặt úp phòng tiếp theo tại {q},{r} ({side[1]} của {room_label(near[0]).vi})")
     return tr(k)
 
 
@@ -248,18 +288,16 @@ def _placed_neighbour(s: BarcadiaState, h: tuple[int, int]) -> tuple[int, str]:
 # Parsing
 
 
-def _opponent(s: BarcadiaState, seat: Seat) -> str:
-    """A real opponent's name for examples (never a made-up player such as "bob")."""
-    return next((name for i, name in enumerate(s.players) if i != seat), s.players[0])
-
-
-def _fail_invalid(text: str, examples: Sequence[str], other: str) -> InvalidCommand:
+def _fail_invalid(s: BarcadiaState, text: str, legal: Sequence[Action]) -> InvalidCommand:
+    """"Cannot read": with examples that are legal now and name this game's players."""
+    en = ", ".join(f"`{x}`" for x in _ex(s, legal, "en")[:4]) or "`pass`"
+    vi = ", ".join(f"`{x}`" for x in _ex(s, legal, "vi")[:4]) or "`bỏ qua`"
     return InvalidCommand(
-        tr(f"Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command such "
-           f"as `reveal 12`, `enter 3 7`, `duel {other}`, `play dash` or `pass`.",
-           f"Không hiểu {text!r}: một dòng chỉ được tính khi cả dòng là lệnh. Hãy chỉ viết một lệnh như `lật 12`, "
-           f"`vào 3 7`, `đấu {other}`, `dùng dash` hoặc `bỏ qua`."),
-        examples)
+        tr(f"Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command, "
+           f"such as {en}, or a number from the menu.",
+           f"Không hiểu {text!r}: một dòng chỉ được tính khi cả dòng là lệnh. Hãy chỉ viết một lệnh, "
+           f"như {vi}, hoặc một số trong danh sách."),
+        _ex(s, legal))
 
 
 def _match_verb(words: list[str]) -> tuple[str, list[str]] | None:
@@ -310,41 +348,44 @@ def _card(words: list[str], deck: str) -> tuple[str, list[str]] | None:
     return None
 
 
-def _ex(s: BarcadiaState, legal: Sequence[Action]) -> list[str]:
-    """A few valid commands for an error message (computed only when an error is raised)."""
-    return [format_action(s, a) for a in legal[:6]]
+def _ex(s: BarcadiaState, legal: Sequence[Action], lang: str = "en") -> list[str]:
+    """A few valid commands for an error message (computed only when an error is raised): one of
+    each kind first, so the examples show what can be done rather than six rooms to reveal."""
+    firsts = list({a.kind: a for a in reversed(legal)}.values())[::-1]
+    picked = firsts + [a for a in legal if a not in firsts]
+    return [format_action(s, a, lang) for a in picked[:6]]
 
 
 def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Action]) -> Action:
     text = strip_fillers(text)
     words = re.sub(r"[^a-z0-9#\- ]+", " ", fold(text).replace(",", " ")).split()
     if not words:
-        raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+        raise _fail_invalid(s, text, legal)
     matched = _match_verb(words)
     if matched is None and s.phase == PHASE_CHARACTERS and _card(words, "character"):
         matched = ("character", words)  # a bare character name, while characters are chosen
     if matched is None:
         card = _card(words, "loot")
         if card is None:
-            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+            raise _fail_invalid(s, text, legal)
         verb, rest = "play", words
     else:
         verb, rest = matched
     kind = verb
     if verb in ("hoard", "pass", "wait") and rest:
-        raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+        raise _fail_invalid(s, text, legal)
     given: list[str | int | bool | None] = []
     here = s.pos[seat] if s.pos else 0
     if verb in ("reveal", "put", "portal", "enter"):
         for w in rest:
             room = _room(s, w, here)
             if room is None:
-                raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+                raise _fail_invalid(s, text, legal)
             given.append(room)
             here = room if room >= 0 else here
     elif verb in ("duel", "team", "boss"):
         if len(rest) > 1:  # one player, nothing else: "duel bob later maybe" is a sentence
-            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+            raise _fail_invalid(s, text, legal)
         for w in rest:
             who = _player(s, seat, w)
             if who is None:
@@ -353,17 +394,17 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
             given.append(who)
     elif verb == "autopass":
         if len(rest) > 1 or (rest and rest[0] not in OFF_WORDS | ON_WORDS):
-            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+            raise _fail_invalid(s, text, legal)
         given.append(not (rest and rest[0] in OFF_WORDS))
     elif verb in ("drop", "keep", "character"):
         named = _card(rest, {"drop": "powerup", "keep": "loot", "character": "character"}[verb])
         if rest and (named is None or named[1]):  # a card name and nothing after it
-            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+            raise _fail_invalid(s, text, legal)
         if named:
             given.append(named[0])
     elif verb == "place":
         if not all(re.fullmatch(r"-?\d+", w) for w in rest):  # numbers only, never picked out of words
-            raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+            raise _fail_invalid(s, text, legal)
         given += [int(x) for x in rest]
     elif verb in ("play", "trap"):
         if verb == "trap":
@@ -371,7 +412,7 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         else:
             found = _card(rest, "loot")
             if found is None:
-                raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+                raise _fail_invalid(s, text, legal)
         assert found is not None
         card_id, rest = found
         kind = "play"
@@ -380,7 +421,7 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         for w in rest:
             target = _player(s, seat, w) if effect in ("damage_player", "steal_loot") else _room(s, w, s.pos[seat])
             if target is None:
-                raise _fail_invalid(text, _ex(s, legal), _opponent(s, seat))
+                raise _fail_invalid(s, text, legal)
             given.append(target)
     candidates = [a for a in legal if a.kind == kind and tuple(a.args[:len(given)]) == tuple(given)]
     exact = [a for a in candidates if len(a.args) == len(given)]
@@ -390,8 +431,12 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         return candidates[0]
     if len(candidates) > 1:
         options = [format_action(s, a) for a in candidates[:8]]
-        raise AmbiguousCommand(tr(f"{text!r} could mean several moves; write one of: " + "; ".join(options),
-                                  f"{text!r} có thể là nhiều nước đi; hãy viết một trong: " + "; ".join(options)), options)
+        options_vi = [format_action(s, a, "vi") for a in candidates[:8]]
+        raise AmbiguousCommand(tr(f"{text!r} could mean several moves; nothing was done. Write one of: "
+                                  + "; ".join(options),
+                                  f"{text!r} có thể là nhiều nước đi; chưa làm gì cả. Hãy viết một trong: "
+                                  + "; ".join(options_vi)), options)
     examples = _ex(s, legal)
     raise IllegalCommand(tr(f"{text!r} is not possible now. You can write e.g.: " + "; ".join(examples),
-                            f"{text!r} không thực hiện được lúc này. Bạn có thể viết: " + "; ".join(examples)), examples)
+                            f"{text!r} không thực hiện được lúc này. Bạn có thể viết: "
+                            + "; ".join(_ex(s, legal, "vi"))), examples)

@@ -13,6 +13,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
+from engines.barcadia.words import effect_text, room_text
 from engines.contract import Text
 from engines.datafile import check, load_toml
 
@@ -62,10 +63,17 @@ class Room:
     damage: int = 0
     reward: tuple[tuple[str, int], ...] = ()
 
+    @property
+    def text(self) -> Text:
+        """What the room does, in words (``words.room_text``)."""
+        return room_text(self.kind, self.level, self.damage, self.reward)
+
 
 @dataclass(frozen=True)
 class Card:
-    """A Loot card, Power-Up, Signature Move or House Rule: a name, an effect and its text."""
+    """A Loot card, Power-Up, Signature Move or House Rule: a name, an effect and its text.
+
+    ``text`` is generated from the effect (``words.effect_text``), never written by hand."""
 
     id: str
     name: Text
@@ -174,7 +182,8 @@ def _effect(entry: Mapping[str, Any], at: str, allowed: frozenset[str]) -> Effec
     return Effect(str(kind), str(scope), amount)
 
 
-def _cards(data: Mapping[str, Any], table: str, where: str, allowed: frozenset[str], timed: bool) -> dict[str, Card]:
+def _cards(data: Mapping[str, Any], table: str, where: str, allowed: frozenset[str], timed: bool,
+           deck: str) -> dict[str, Card]:
     entries = data.get(table)
     _require(isinstance(entries, list) and bool(entries), where, f"needs a non-empty '{table}' list")
     cards: dict[str, Card] = {}
@@ -190,7 +199,10 @@ def _cards(data: Mapping[str, Any], table: str, where: str, allowed: frozenset[s
             timing = str(entry.get("timing"))
             _require(timing in TIMINGS, at, f"'timing' must be one of {', '.join(sorted(TIMINGS))}")
         count = _int(entry, "count", at, 1, 30) if "count" in entry else 1
-        cards[cid] = Card(cid, _text(entry, at), _effect(entry, at, allowed), _text(entry, at, "text_en", "text_vi"),
+        _require("text_en" not in entry and "text_vi" not in entry, at,
+                 "card texts are generated from the effect (engines/barcadia/words.py); remove text_en/text_vi")
+        effect = _effect(entry, at, allowed)
+        cards[cid] = Card(cid, _text(entry, at), effect, effect_text(deck, effect.kind, effect.scope, effect.amount),
                           timing, count)
     return cards
 
@@ -202,22 +214,22 @@ def _load(name: str) -> dict[str, Any]:
 def parse_content(rooms: Mapping[str, Any], loot: Mapping[str, Any], powerups: Mapping[str, Any],
                   modules: Mapping[str, Any]) -> Content:
     """Validate raw TOML tables into ``Content``; raises ``ContentError`` naming the culprit."""
-    loot_cards = _cards(loot, "loot", "loot.toml", LOOT_EFFECTS, timed=True)
+    loot_cards = _cards(loot, "loot", "loot.toml", LOOT_EFFECTS, timed=True, deck="loot")
     deck = sum(c.count for c in loot_cards.values())
     _require(deck == LOOT_DECK_SIZE, "loot.toml", f"counts must add up to {LOOT_DECK_SIZE} cards, they add up to {deck}")
     distinct = {(c.effect.kind, c.effect.scope) for c in loot_cards.values()}
     _require(len(distinct) >= MIN_DISTINCT_LOOT_EFFECTS, "loot.toml",
              f"needs at least {MIN_DISTINCT_LOOT_EFFECTS} distinct effects, has {len(distinct)}")
-    pu_cards = _cards(powerups, "powerup", "powerups.toml", PERMANENT_EFFECTS, timed=False)
+    pu_cards = _cards(powerups, "powerup", "powerups.toml", PERMANENT_EFFECTS, timed=False, deck="powerup")
     deck = sum(c.count for c in pu_cards.values())
     _require(deck == POWERUP_DECK_SIZE, "powerups.toml",
              f"counts must add up to {POWERUP_DECK_SIZE} cards, they add up to {deck}")
     distinct = {(c.effect.kind, c.effect.scope) for c in pu_cards.values()}
     _require(len(distinct) >= MIN_DISTINCT_POWERUP_EFFECTS, "powerups.toml",
              f"needs at least {MIN_DISTINCT_POWERUP_EFFECTS} distinct effects, has {len(distinct)}")
-    characters = _cards(modules, "character", "modules.toml", PERMANENT_EFFECTS, timed=False)
+    characters = _cards(modules, "character", "modules.toml", PERMANENT_EFFECTS, timed=False, deck="character")
     _require(len(characters) == 6, "modules.toml", "needs the 6 characters (HB-68)")
-    house = _cards(modules, "house_rule", "modules.toml", HOUSE_EFFECTS, timed=False)
+    house = _cards(modules, "house_rule", "modules.toml", HOUSE_EFFECTS, timed=False, deck="house_rule")
     _require(len(house) == HOUSE_RULE_CARDS, "modules.toml",
              f"needs the {HOUSE_RULE_CARDS} House Rule cards of the Kickstarter box (HB-69), has {len(house)}")
     names = set(loot_cards) & set(pu_cards)

@@ -57,6 +57,7 @@ from engines.barcadia.state import (
     BarcadiaState,
     new_turn_flags,
 )
+from engines.barcadia.words import played_text
 from engines.contract import Action, Seat
 from engines.rng import Rng
 
@@ -186,8 +187,13 @@ def play_loot(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     args = [int(str(x)) for x in a.args[1:]]
     s.hands[seat].remove(card.id)
     s.loot_discard.append(card.id)
-    say(ev, f"{name(s, seat)} plays {card.name.en}: {card.text.en}", f"{name(s, seat)} dùng {card.name.vi}: {card.text.vi}")
     e = card.effect
+    # Told to everyone, so never the card's own "you" text: what it does, or whom it targets.
+    does = played_text(e.kind, e.scope, e.amount)
+    on = f" on {name(s, args[0])}" if e.kind in ("damage_player", "steal_loot") and args else ""
+    on_vi = f" lên {name(s, args[0])}" if on else ""
+    say(ev, f"{name(s, seat)} plays {card.name.en}{on}" + (f" ({does.en})." if does else "."),
+        f"{name(s, seat)} dùng {card.name.vi}{on_vi}" + (f" ({does.vi})." if does else "."))
     t = s.turn
     if e.kind == "heal":
         heal(s, seat, e.amount, ev)
@@ -328,8 +334,7 @@ def record_choice(s: BarcadiaState, seat: Seat, a: Action) -> bool:
 
 
 def choose_in_window(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
-    if record_choice(s, seat, a):
-        say(ev, f"{name(s, seat)} has made a between-turns choice.", f"{name(s, seat)} đã chọn cho lúc giữa lượt.")
+    record_choice(s, seat, a)  # nothing public: a secret choice, and "has chosen" lines were noise
     say(ev, "Your between-turns choice is recorded; you may change it until everyone asked has chosen.",
         "Lựa chọn giữa lượt của bạn đã được ghi; bạn có thể đổi cho tới khi mọi người được hỏi đã chọn.",
         frozenset({seat}))
@@ -343,7 +348,7 @@ def resolve_window_round(s: BarcadiaState, ev: Events) -> None:
             s.autopass[seat] = True
             say(ev, f"{name(s, seat)} passes and turns auto-pass on.", f"{name(s, seat)} bỏ qua và bật tự bỏ qua.")
         elif a.kind == "pass":
-            say(ev, f"{name(s, seat)} passes.", f"{name(s, seat)} bỏ qua.")
+            pass  # passing changes nothing: not told (a round where all pass leaves no line)
         elif a in moves.loot_plays(s, seat, "between"):
             play_loot(s, seat, a, ev)
             again.append(seat)
@@ -360,8 +365,9 @@ def open_window_round(s: BarcadiaState, ev: Events) -> bool:
         return False
     s.window = {"open": True, "next": [], "asked": asked, "chosen": {}}
     s.step_version = s.version
+    # Told only to those asked (their mail asks them anyway); the others see what gets played.
     say(ev, "Between turns: " + ", ".join(name(s, x) for x in asked) + " may play a between-turns card.",
-        "Giữa lượt: " + ", ".join(name(s, x) for x in asked) + " có thể dùng thẻ giữa lượt.")
+        "Giữa lượt: " + ", ".join(name(s, x) for x in asked) + " có thể dùng thẻ giữa lượt.", frozenset(asked))
     return True
 
 
@@ -452,13 +458,15 @@ def resolve_character_round(s: BarcadiaState, ev: Events) -> None:
                 f"{name(s, seat)} chọn lại.")
             continue
         s.characters[seat] = cid
-        say(ev, f"{name(s, seat)} is the {card.name.en}: {card.text.en}", f"{name(s, seat)} là {card.name.vi}: {card.text.vi}")
+        say(ev, f"{name(s, seat)} is the {card.name.en}.", f"{name(s, seat)} là {card.name.vi}.")
+        say(ev, card.text.en, card.text.vi, frozenset({seat}))  # "Signature Move: ..."
     free = moves.free_characters(s)
     if len(again) == 1 and len(free) == 1:  # the last character left: nothing to choose
         s.characters[again[0]] = free[0]
         card = chars[free[0]]
-        say(ev, f"{name(s, again[0])} is the {card.name.en}, the one character left: {card.text.en}",
-            f"{name(s, again[0])} là {card.name.vi}, nhân vật còn lại: {card.text.vi}")
+        say(ev, f"{name(s, again[0])} is the {card.name.en}, the one character left.",
+            f"{name(s, again[0])} là {card.name.vi}, nhân vật còn lại.")
+        say(ev, card.text.en, card.text.vi, frozenset({again[0]}))
         again = []
     if again:
         open_character_choice(s, sorted(again))

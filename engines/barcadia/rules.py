@@ -230,7 +230,8 @@ def keep_one_loot(s: BarcadiaState, seat: Seat, keep: str, ev: Events) -> None:
         thrown.remove(keep)
     s.loot_discard.extend(thrown)
     s.hands[seat] = [keep] if keep else []
-    say(ev, f"{name(s, seat)} discards {len(thrown)} Loot card(s) and keeps {len(s.hands[seat])}.",
+    say(ev, f"{name(s, seat)} discards {len(thrown)} Loot card{'' if len(thrown) == 1 else 's'} and keeps "
+        f"{len(s.hands[seat])}.",
         f"{name(s, seat)} bỏ {len(thrown)} thẻ Chiến Lợi Phẩm và giữ {len(s.hands[seat])}.")
 
 
@@ -257,7 +258,7 @@ def gain_loot(s: BarcadiaState, seat: Seat, count: int, ev: Events) -> None:
     s.hands[seat].extend(got)
     if got:
         c = content()
-        say(ev, f"{name(s, seat)} gains {len(got)} Loot card(s).", f"{name(s, seat)} nhận {len(got)} thẻ Chiến Lợi Phẩm.")
+        say(ev, f"{name(s, seat)} gains {len(got)} Loot card{'' if len(got) == 1 else 's'}.", f"{name(s, seat)} nhận {len(got)} thẻ Chiến Lợi Phẩm.")
         say(ev, "You gain: " + ", ".join(c.loot[g].name.en for g in got) + ".",
             "Bạn nhận: " + ", ".join(c.loot[g].name.vi for g in got) + ".", frozenset({seat}))
 
@@ -266,8 +267,9 @@ def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:
     """HB-53/54: face up before its owner; a 4th forces one to be placed in a room."""
     s.powerups[seat].append(pu)
     card = content().powerups[pu]
-    say(ev, f"{name(s, seat)} gains the Power-Up {card.name.en}: {card.text.en}",
-        f"{name(s, seat)} nhận Thẻ Tăng Cường {card.name.vi}: {card.text.vi}")
+    # The card speaks to its holder ("+2 to your rolls"): its text goes to the holder only.
+    say(ev, f"{name(s, seat)} gains the Power-Up {card.name.en}.", f"{name(s, seat)} nhận Thẻ Tăng Cường {card.name.vi}.")
+    say(ev, f"{card.name.en}: {card.text.en}", f"{card.name.vi}: {card.text.vi}", frozenset({seat}))
     queued = any(p["kind"] in ("overflow", "stash") and p["seat"] == seat for p in s.pending)
     if len(s.powerups[seat]) > R.MAX_POWERUPS and not queued:
         s.pending.append({"kind": "overflow", "seat": seat})
@@ -339,28 +341,39 @@ def fight_monster(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     assert tile is not None
     die_roll, total = roll(s, seat, "Monster", ev)
     won = total >= tile.level
-    verdict_en = f"the {tile.name.en} is beaten" if won else f"the {tile.name.en} wins"
-    verdict_vi = f"{tile.name.vi} bị đánh bại" if won else f"{tile.name.vi} thắng"
-    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {tile.level}: {verdict_en}.",
-        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {tile.level}: {verdict_vi}.")
+    verdict = outcome_words(s, seat, room, tile, won)
+    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {tile.level}: {verdict.en}.",
+        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {tile.level}: {verdict.vi}.")
     if won:
-        win_room(s, seat, room, tile, ev)
+        win_room(s, seat, room, tile, ev, told=True)
     else:
-        lose_room(s, room, ev)
+        lose_room(s, room, ev, told=True)
         damage(s, seat, tile.damage, "Monster", ev)
 
 
-def win_room(s: BarcadiaState, seat: Seat, room: int, tile: Room, ev: Events) -> None:
+def outcome_words(s: BarcadiaState, seat: Seat, room: int, tile: Room, won: bool) -> Text:
+    """"the Skeleton is beaten; Chi enters room 3": the fight's result and what follows, one line."""
+    if won:
+        return Text(f"the {tile.name.en} is beaten; {name(s, seat)} enters room {room}",
+                    f"{tile.name.vi} bị đánh bại; {name(s, seat)} vào phòng {room}")
+    return Text(f"the {tile.name.en} wins; room {room} turns face down again",
+                f"{tile.name.vi} thắng; phòng {room} bị úp xuống lại")
+
+
+def win_room(s: BarcadiaState, seat: Seat, room: int, tile: Room, ev: Events, told: bool = False) -> None:
+    """``told``: the verdict line already said that the winner enters."""
     s.rooms[room][BEATEN] = True
-    say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
+    if not told:
+        say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
     move_into(s, seat, room, ev)
     grant(s, seat, tile, ev)
 
 
-def lose_room(s: BarcadiaState, room: int, ev: Events) -> None:
+def lose_room(s: BarcadiaState, room: int, ev: Events, told: bool = False) -> None:
     """HB-27: an undefeated Monster, Team Battle or Boss turns face down again."""
     s.rooms[room][UP] = False
-    say(ev, f"Room {room} turns face down again.", f"Phòng {room} bị úp xuống lại.")
+    if not told:
+        say(ev, f"Room {room} turns face down again.", f"Phòng {room} bị úp xuống lại.")
 
 
 def team_battle(s: BarcadiaState, seat: Seat, mate: Seat, room: int, ev: Events) -> None:
@@ -370,17 +383,16 @@ def team_battle(s: BarcadiaState, seat: Seat, mate: Seat, room: int, ev: Events)
     d1, t1 = roll(s, seat, "Team", ev)
     d2, t2 = roll(s, mate, "Team", ev)
     won = t1 + t2 >= tile.level
-    verdict_en = f"the {tile.name.en} is beaten" if won else f"the {tile.name.en} wins"
-    verdict_vi = f"{tile.name.vi} bị đánh bại" if won else f"{tile.name.vi} thắng"
+    verdict = outcome_words(s, seat, room, tile, won)
     say(ev, f"{name(s, seat)} rolled {shown(d1, t1)} and teammate {name(s, mate)} rolled {shown(d2, t2)}: "
-            f"{t1 + t2} against level {tile.level}: {verdict_en}.",
+            f"{t1 + t2} against level {tile.level}: {verdict.en}.",
         f"{name(s, seat)} tung {shown(d1, t1)} và đồng đội {name(s, mate)} tung {shown(d2, t2)}: "
-        f"{t1 + t2} so với cấp {tile.level}: {verdict_vi}.")
+        f"{t1 + t2} so với cấp {tile.level}: {verdict.vi}.")
     if won:
-        win_room(s, seat, room, tile, ev)
+        win_room(s, seat, room, tile, ev, told=True)
         grant(s, mate, tile, ev)
     else:
-        lose_room(s, room, ev)
+        lose_room(s, room, ev, told=True)
         damage(s, seat, tile.damage, "Team", ev)
         damage(s, mate, tile.damage, "Team", ev)
 
@@ -406,8 +418,9 @@ def boss_battle(s: BarcadiaState, seat: Seat, boss_player: Seat, room: int, ev: 
     assert tile is not None
     say(ev, f"{name(s, boss_player)} plays the {tile.name.en}.", f"{name(s, boss_player)} đóng vai {tile.name.vi}.")
     if contest(s, seat, boss_player, "Boss", ev):
-        say(ev, f"The {tile.name.en} is beaten.", f"{tile.name.vi} bị đánh bại.")
-        win_room(s, seat, room, tile, ev)
+        verdict = outcome_words(s, seat, room, tile, True)
+        say(ev, f"{verdict.en[0].upper()}{verdict.en[1:]}.", f"{verdict.vi}.")
+        win_room(s, seat, room, tile, ev, told=True)
         damage(s, boss_player, tile.damage, "Boss", ev)
     else:
         lose_room(s, room, ev)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engines.barcadia.commands import player_refs, slug
 from engines.barcadia.content import content
 from engines.barcadia.hexes import START_POINT
 from engines.barcadia.rules import limit_ranking
@@ -157,8 +158,8 @@ def text_map(view: Mapping[str, Any], layout: list[list[int]]) -> list[str]:
     """Flat-top hexes in doubled-row coordinates: column q, row 2r+q; 5 characters a cell."""
     cells: dict[tuple[int, int], str] = {}
     who: dict[int, str] = {}
-    for p in view["players"]:
-        who[p["room"]] = who.get(p["room"], "") + p["name"][:1].upper()
+    for p in view["players"]:  # seat numbers, never initials: "12MB" read as room 12, Monster, Boss
+        who[p["room"]] = who.get(p["room"], "") + str(p["seat"] + 1)
     for room in view["rooms"]:
         n = room["n"]
         if n == 0:
@@ -166,15 +167,12 @@ def text_map(view: Mapping[str, Any], layout: list[list[int]]) -> list[str]:
         mark = KIND_LETTER.get(room.get("kind", ""), "?")
         if room.get("kind") and not room["up"]:
             mark = mark.lower()  # seen before, face down again
-        if room.get("beaten"):
-            mark = mark.lower() if not room["up"] else mark + ""
-        occ = who.get(n, "")[:1] or ("^" if room.get("traps") else ("+" if room.get("drops") else " "))
+        occ = f"({who[n]})" if n in who else ""
+        signs = ("^" if room.get("traps") else "") + ("+" if room.get("drops") else "")
         q, r = layout[n]
-        cells[(q, 2 * r + q)] = f"{n:>2}{mark}{occ}"
-    sp_occ = who.get(0, "")
+        cells[(q, 2 * r + q)] = f"{n:>2}{mark}{occ}{signs}"
     for i, (q, r) in enumerate(START_POINT):
-        token = "SP" + (sp_occ[i * 2:i * 2 + 2] if sp_occ else "")
-        cells[(q, 2 * r + q)] = f"{token:<4}"[:4]
+        cells[(q, 2 * r + q)] = "SP" + (f"({who[0]})" if i == 0 and 0 in who else "")
     if not cells:
         return []
     x0 = min(x for x, _ in cells)
@@ -205,19 +203,19 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
     lines: list[str] = []
     if view["winner"] >= 0:
         lines.append(("Người thắng: " if vi else "Winner: ") + names[view["winner"]])
+    elif view["phase"] == PHASE_CHARACTERS:  # characters come first, then the dungeon is built
+        lines.append("Chọn nhân vật: mỗi người chọn bí mật, cùng lúc; nếu hai người chọn trùng, người chọn "
+                     "trước được nhận." if vi else
+                     "Choosing characters: everyone chooses in secret, all at once; if two players want the "
+                     "same character, the one who chose first gets it.")
+        for cid in view["characters_left"]:
+            lines.append(f"  {_t(cards[cid]['name'], lang)}: {_t(cards[cid]['text'], lang)}")
     elif view["placing"]:
         pl = view["placing"]
         lines.append(f"Xây hầm ngục: {names[pl['next']]} đặt phòng tiếp theo (còn {pl['left']} phòng úp); "
-                      "viết xây q,r (hoặc place q,r)" if vi else
+                      "viết xây q,r" if vi else
                       f"Building the dungeon: {names[pl['next']]} places the next room ({pl['left']} face-down "
                       "rooms left); write place q,r")
-    elif view["phase"] == PHASE_CHARACTERS:
-        lines.append("Chọn nhân vật (HB-68): mỗi người chọn bí mật, cùng lúc; nếu hai người chọn trùng, người chọn "
-                     "trước được nhận." if vi else
-                     "Choosing characters (HB-68): everyone chooses in secret, all at once; if two players want the "
-                     "same character, the one who chose first gets it.")
-        for cid in view["characters_left"]:
-            lines.append(f"  {cid} — {_t(cards[cid]['name'], lang)}: {_t(cards[cid]['text'], lang)}")
     elif view["phase"] == "over" and view.get("ranking"):
         players = view["players"]
         ranked = ranking_text([(names[p], len(players[p]["powerups"]), players[p]["hp"]) for p in view["ranking"]])
@@ -227,45 +225,56 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
     elif view["phase"] == "over":
         lines.append("Trò chơi kết thúc, không ai thắng." if vi else "The game is over; nobody won.")
     else:
-        lines.append((f"Vòng {view['round']} — lượt của " if vi else f"Round {view['round']} — turn of ")
-                     + names[view["turn_seat"]])
+        between = view["phase"] == PHASE_WINDOW
+        lines.append((f"Vòng {view['round']} — " if vi else f"Round {view['round']} — ")
+                     + ((f"giữa lượt, sau lượt của {names[view['turn_seat']]}" if vi else
+                         f"between turns, after {names[view['turn_seat']]}'s turn") if between else
+                        (f"lượt của {names[view['turn_seat']]}" if vi else f"turn of {names[view['turn_seat']]}")))
     lines.append("")
     lines.append("Bản đồ hầm ngục:" if vi else "Dungeon map:")
     lines += ["  " + x for x in view["map"]]
-    lines.append("Chú thích: ? úp chưa biết, M Quái Vật, T Đội Chiến, B Trùm, R Phần Thưởng, P Cổng, H Kho Báu; "
-                 "chữ thường = úp lại/đã đánh bại; chữ cái cuối = người chơi, ^ bẫy, + Thẻ Tăng Cường rơi"
+    lines.append("Chú thích: 12M = phòng 12, loại M (? úp chưa biết, M Quái Vật, T Đội Chiến, B Trùm, R Phần Thưởng, "
+                 "P Cổng, H Kho Báu; chữ thường = đã thấy, nay úp lại); (1) = người chơi số 1 ở đó; ^ có bẫy; "
+                 "+ có Thẻ Tăng Cường bị bỏ lại; SP = Điểm Xuất Phát"
                  if vi else
-                 "Key: ? face down, M Monster, T Team Battle, B Boss, R Reward, P Portal, H Drink Hoard; "
-                 "lower case = face down again; last letter = player, ^ traps, + dropped Power-Up")
+                 "Key: 12M = room 12, kind M (? face down, M Monster, T Team Battle, B Boss, R Reward, P Portal, "
+                 "H Drink Hoard; lower case = seen, face down again); (1) = player 1 is there; ^ traps; "
+                 "+ a dropped Power-Up; SP = the Starting Point")
     lines.append("")
     for p in view["players"]:
         pus = ", ".join(_t(cards[x]["name"], lang) for x in p["powerups"]) or "-"
-        room = "SP" if p["room"] == 0 else str(p["room"])
+        room = ("Điểm Xuất Phát" if vi else "the Starting Point") if p["room"] == 0 else \
+            (f"phòng {p['room']}" if vi else f"room {p['room']}")
         char = f" [{_t(cards[p['character']]['name'], lang)}]" if p.get("character") else ""
-        lines.append(f"  {p['name']}{char}: {p['hp']} HP, " + (f"phòng {room}, {p['loot']} thẻ CLP, tăng cường: {pus}"
-                                                             if vi else f"room {room}, {p['loot']} loot, power-ups: {pus}"))
+        loot = p["loot"]
+        lines.append(f"  ({p['seat'] + 1}) {p['name']}{char}: {p['hp']} HP, {room}, "
+                     + (f"{loot} thẻ Chiến Lợi Phẩm, Thẻ Tăng Cường: {pus}" if vi else
+                        f"{loot} Loot card{'' if loot == 1 else 's'}, Power-Ups: {pus}"))
     notes = []
     for room in view["rooms"]:
+        at = f"phòng {room['n']}" if vi else f"room {room['n']}"
         if room.get("traps"):
-            notes.append(f"phòng {room['n']}: {room['traps']} bẫy" if vi else f"room {room['n']}: {room['traps']} trap(s)")
+            k = room["traps"]
+            notes.append(f"{at}: {k} bẫy" if vi else f"{at}: {k} trap{'' if k == 1 else 's'}")
         if room.get("drops"):
-            notes.append(f"{'phòng' if vi else 'room'} {room['n']}: " + ", ".join(_t(cards[d]["name"], lang)
-                                                                                 for d in room["drops"]))
+            notes.append(f"{at}: " + ", ".join(_t(cards[d]["name"], lang) for d in room["drops"]))
         if room.get("kind") in ("monster", "team", "boss") and not room.get("beaten") and room["n"]:
             tile = view["tiles"][room["tile"]]
-            notes.append(f"{room['n']}: {_t(tile['name'], lang)}" + (f" L{tile['level']}" if tile["level"] else "")
-                         + f" D{tile['damage']}")
+            level = tile["level"]
+            stats = (f"cấp {level}, " if level else "") + f"sát thương {tile['damage']}" if vi else \
+                (f"level {level}, " if level else "") + f"{tile['damage']} damage"
+            notes.append(f"{at} {_t(tile['name'], lang)} ({stats})")
     if notes:
         lines.append(("Ghi chú: " if vi else "Notes: ") + "; ".join(notes))
     if view.get("house_rule"):
         hr = cards[view["house_rule"]]
         lines.append(("Luật Nhà: " if vi else "House Rule: ") + f"{_t(hr['name'], lang)} — {_t(hr['text'], lang)}")
     g = view["guardian"]
-    lines.append((f"Người Giữ Cửa: cấp {g['level']}, sát thương {g['damage']}. " if vi else
-                  f"Guardian: level {g['level']}, damage {g['damage']}. ")
-                 + (f"Chồng CLP {view['decks']['loot']}, Tăng Cường {view['decks']['powerups']}, bẫy còn {view['decks']['traps_left']}."
-                    if vi else f"Loot deck {view['decks']['loot']}, Power-Ups {view['decks']['powerups']}, "
-                    f"trap tokens {view['decks']['traps_left']}."))
+    d = view["decks"]
+    lines.append(f"Người Giữ Cửa: cấp {g['level']}, sát thương {g['damage']}. Còn {d['loot']} thẻ Chiến Lợi Phẩm, "
+                 f"{d['powerups']} Thẻ Tăng Cường, {d['traps_left']} cạm bẫy." if vi else
+                 f"Guardian: level {g['level']}, {g['damage']} damage. Left: {d['loot']} Loot cards, "
+                 f"{d['powerups']} Power-Ups, {d['traps_left']} trap tokens.")
     _BOARD_CACHE[:] = [*_BOARD_CACHE[-5:], (view["players"], lang, lines)]
     return lines
 
@@ -278,43 +287,102 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     if view["hand"] is not None:
         lines.append("")
         lines.append("Thẻ trên tay bạn:" if vi else "Your hand:")
-        for cid in view["hand"]:
+        for cid in sorted(set(view["hand"]), key=view["hand"].index):  # a card held twice is told once, "×2"
             card = cards[cid]
+            many = view["hand"].count(cid)
             when = {"between": "giữa lượt" if vi else "between turns", "turn": "trong lượt" if vi else "your turn"}.get(
                 card["timing"], "")
-            lines.append(f"  {cid} — {_t(card['name'], lang)} ({when}): {_t(card['text'], lang)}")
+            lines.append(f"  {_t(card['name'], lang)}{f' ×{many}' if many > 1 else ''} ({when}): {_t(card['text'], lang)}")
         if not view["hand"]:
             lines.append("  -")
+        me = view["players"][view["you"]]
+        mine = [*me["powerups"], *([me["character"]] if me.get("character") else [])]
+        if mine:
+            title = ("Thẻ Tăng Cường và chiêu của bạn:" if vi else "Your Power-Ups and Signature Move:") \
+                if me.get("character") else ("Thẻ Tăng Cường của bạn:" if vi else "Your Power-Ups:")
+            lines.append(title)
+            lines += [f"  {_t(cards[x]['name'], lang)}: {_t(cards[x]['text'], lang)}" for x in mine]
     if view["pending"]:
         p = view["pending"][0]
         what = PENDING_TEXT.get(p["kind"], ("decide", "quyết định"))
-        lines.append(("Đang chờ " if vi else "Waiting for ") + f"{names[p['seat']]}: " + (what[1] if vi else what[0]))
+        if p["seat"] == view["you"]:
+            lines.append(("Bạn cần " if vi else "You must ") + (what[1] if vi else what[0]) + ".")
+        else:
+            lines.append(("Đang chờ " if vi else "Waiting for ") + f"{names[p['seat']]}: " + (what[1] if vi else what[0]))
     elif view["phase"] == "turn":
-        t = view["turn"]
-        lines.append((f"Lượt này còn: {t['actions']} hành động, {t['duels']} đấu tay đôi, {t['teleports']} dịch chuyển"
-                       if vi else f"Left this turn: {t['actions']} action(s), {t['duels']} duel(s), "
-                       f"{t['teleports']} teleport(s)") + ("" if not t["acted"] or t["duels"] == 0 else
-                                                            (" (hết lúc đấu)" if vi else " (too late to duel)")))
+        lines.append(turn_left(view["turn"], lang))
     w = view["window"]
     if w["asked"]:
         waiting = (("Đang chờ chọn nhân vật: ", "Waiting for a character choice from: ")
                    if view["phase"] == PHASE_CHARACTERS else ("Giữa lượt, đang chờ: ", "Between turns, waiting for: "))
         lines.append(waiting[0 if vi else 1] + ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"]))
         if w.get("my_choice"):
-            lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + " ".join(str(x) for x in w["my_choice"]))
+            lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + choice_text(view, w["my_choice"], lang))
     lines.append("")
     if view["phase"] == PHASE_CHARACTERS:
-        lines.append("Lệnh: chọn knight (hoặc tên nhân vật: hiệp sĩ)" if vi else
-                     "Commands: character knight (or just the name: knight)")
+        lines.append("Lệnh: chọn hiệp sĩ (hoặc chỉ tên nhân vật), hoặc một số trong danh sách" if vi else
+                     "Commands: character knight (or just the name: knight), or a number from the menu")
         return "\n".join(lines)
-    # examples name a real opponent of this game (never a made-up player)
-    you = view.get("you")
-    other = next((n for i, n in enumerate(names) if i != you), names[0] if names else "")
-    lines.append(f"Commands: reveal 12 | enter 3 7 (or directions: enter n nw) | portal 7 | hoard | duel {other} | "
-                 f"play dash | trap 12 | pass | autopass; when asked: team {other} | boss {other} | hoard / wait | "
-                 "drop lucky-coin | put 12 | keep dash"
-                 if not vi else
-                 f"Lệnh: lật 12 | vào 3 7 (hoặc hướng: vào n nw) | cổng 7 | kho | đấu {other} | dùng dash | bẫy 12 | "
-                 f"bỏ qua | tự bỏ qua; khi được hỏi: đồng đội {other} | trùm {other} | kho / chờ | bỏ lucky-coin | "
-                 "đặt 12 | giữ dash")
+    lines.append(command_help(view, lang))
     return "\n".join(lines)
+
+
+def turn_left(t: Mapping[str, Any], lang: str) -> str:
+    """What the player may still do this turn, as a sentence (duels only before the action, HB-56)."""
+    vi = lang == "vi"
+    parts = []
+    a = t["actions"]
+    if a:
+        parts.append(f"{a} hành động" if vi else f"{a} action{'' if a == 1 else 's'}")
+    if t["duels"] and not t["acted"]:
+        k = t["duels"]
+        parts.append(f"{k} lần đấu tay đôi (trước hành động)" if vi else
+                     f"{k} duel{'' if k == 1 else 's'} (before your action)")
+    if t["teleports"]:
+        k = t["teleports"]
+        parts.append(f"{k} lần dịch chuyển" if vi else f"{k} teleport{'' if k == 1 else 's'}")
+    if not parts:
+        return "Lượt này bạn đã hết hành động." if vi else "No action left this turn."
+    spent = "" if a else (" (đã hết hành động)" if vi else " (no action left)")
+    return ("Lượt này bạn còn: " if vi else "Left this turn: ") + ", ".join(parts) + spent + "."
+
+
+def command_help(view: Mapping[str, Any], lang: str) -> str:
+    """The command line of the mail, with this game's players and the viewer's own cards as examples."""
+    names = tuple(p["name"] for p in view["players"])
+    refs = player_refs(names)
+    me = view.get("you")
+    k = next((i for i in range(len(names)) if i != me), 0)
+    other = names[k].strip() if " " not in names[k].strip() and slug(names[k]) == refs[k] else refs[k]
+    hand = view.get("hand") or []
+    vi = lang == "vi"
+    card = hand[0] if hand else "dash"
+    card_word = _t(view["cards"][card]["name"], lang).lower() if card in view["cards"] else card  # a name parses too
+    if vi:
+        return (f"Lệnh (hoặc trả lời bằng một số trong danh sách): lật 12 | vào 3 7 (hoặc theo hướng: vào bắc tây-bắc) | "
+                f"cổng 7 | kho | đấu {other} | dùng {card_word} | bẫy 12 | bỏ qua | tự bỏ qua; khi được hỏi: "
+                f"đồng đội {other} | trùm {other} | kho / chờ | đặt 12. Lệnh tiếng Anh cũng được.")
+    return (f"Commands (or reply with a menu number): reveal 12 | enter 3 7 (or by direction: enter n nw) | portal 7 | "
+            f"hoard | duel {other} | play {card_word} | trap 12 | pass | autopass; when asked: team {other} | "
+            f"boss {other} | hoard / wait | put 12")
+
+
+def choice_text(view: Mapping[str, Any], choice: list[Any], lang: str) -> str:
+    """A recorded secret choice (an action as JSON) in words: "Thirst Aid", "Sloppy on Chi", "pass"."""
+    vi = lang == "vi"
+    kind, args = choice[0], choice[1:]
+    if kind == "pass":
+        return "bỏ qua" if vi else "pass"
+    if kind == "autopass":
+        return "bỏ qua, bật tự bỏ qua" if vi else "pass, and auto-pass from now on"
+    cards = view["cards"]
+    if kind in ("play", "character") and args and args[0] in cards:
+        text = _t(cards[args[0]]["name"], lang)
+        if kind == "play" and len(args) > 1:
+            kinds = content().loot[args[0]].effect.kind if args[0] in content().loot else ""
+            names = [p["name"] for p in view["players"]]
+            targets = [names[int(x)] if kinds in ("damage_player", "steal_loot") else
+                       (f"phòng {x}" if vi else f"room {x}") for x in args[1:]]
+            text += (" lên " if vi else " on ") + ", ".join(targets)
+        return text
+    return " ".join(str(x) for x in choice)

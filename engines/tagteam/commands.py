@@ -95,20 +95,28 @@ def build_menu(content: Content, s: TTState, seat: int) -> list[Action]:
 # format and labels
 
 
-def format_action(action: Action) -> str:
-    """Canonical text; positions are ``top`` or ``after N`` so the text never depends on a deck size."""
+#: The Vietnamese command words ``format_action(..., "vi")`` writes (each is in ``WORDS``).
+VI_WORDS = {"pick": "chọn", "discard": "loại", "order": "thứ tự", "add": "thêm", "top": "trên", "bottom": "dưới",
+            "after": "sau"}
+
+
+def format_action(action: Action, lang: str = "en") -> str:
+    """Canonical text; positions are ``top`` or ``after N`` so the text never depends on a deck size.
+
+    ``lang`` "vi" writes the Vietnamese command words (``thêm 2 trên, dưới 3 1``); both parse back."""
+    w = VI_WORDS if lang == "vi" else {k: k for k in VI_WORDS}
     a = action.args
     if action.kind == "pick":
-        return f"pick {a[0]}"
+        return f"{w['pick']} {a[0]}"
     if action.kind == "pick_discard":
-        return f"pick {a[0]} discard {a[1]}"
+        return f"{w['pick']} {a[0]} {w['discard']} {a[1]}"
     if action.kind == "team":
-        return f"pick {a[0]} {a[1]}"
+        return f"{w['pick']} {a[0]} {a[1]}"
     if action.kind == "order":
-        return f"order {a[0]} {a[1]}"
+        return f"{w['order']} {a[0]} {a[1]}"
     if action.kind == "add":
-        where = "top" if a[1] == 0 else f"after {a[1]}"
-        return f"add {a[0]} {where}, bottom {a[2]} {a[3]}"
+        where = w["top"] if a[1] == 0 else f"{w['after']} {a[1]}"
+        return f"{w['add']} {a[0]} {where}, {w['bottom']} {a[2]} {a[3]}"
     return " ".join(str(x) for x in action.to_json())
 
 
@@ -147,7 +155,7 @@ def label(content: Content, s: TTState, seat: int, action: Action) -> Text:
 
 
 def choices(content: Content, s: TTState, seat: int, actions: list[Action]) -> list[Choice]:
-    return [Choice(a, format_action(a), label(content, s, seat, a)) for a in actions]
+    return [Choice(a, format_action(a), label(content, s, seat, a), format_action(a, "vi")) for a in actions]
 
 
 # ---------------------------------------------------------------------------
@@ -198,7 +206,7 @@ def parse(content: Content, s: TTState, seat: int, text: str) -> Action:
         action = parse_build(content, s, seat, words)
     if action not in set(legal(content, s, seat)):
         raise IllegalCommand(tr(f"`{format_action(action)}` is not possible now.",
-                                f"`{format_action(action)}` không hợp lệ lúc này."),
+                                f"`{format_action(action, 'vi')}` không hợp lệ lúc này."),
                              _examples(content, s, seat))
     return action
 

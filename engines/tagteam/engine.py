@@ -93,7 +93,7 @@ class TagTeamEngine(Engine[TTState]):
             choices = commands.choices(self.content, state, seat, [suggestion, *common])
             first = choices[0]
             label = Text(f"{first.label.en} (suggested)", f"{first.label.vi} (gợi ý)")
-            return [Choice(first.action, first.command, label), *choices[1:]]
+            return [Choice(first.action, first.command, label, first.command_vi), *choices[1:]]
         return self.legal_actions(state, seat)
 
     def parse(self, state: TTState, seat: Seat, text: str) -> Action:
@@ -116,8 +116,8 @@ class TagTeamEngine(Engine[TTState]):
         events = []
         replaced = s.pending[seat] is not None
         s.pending[seat] = action.to_json()
-        text = commands.format_action(action)
-        events.append(Event(tr(f"Your choice: {text}.", f"Lựa chọn của bạn: {text}."), frozenset({seat})))
+        said = commands.label(self.content, state, seat, action)
+        events.append(Event(tr(f"Your choice: {said.en}.", f"Lựa chọn của bạn: {said.vi}."), frozenset({seat})))
         if not replaced:
             events.append(Event(tr(f"{name} has chosen.", f"{name} đã chọn.")))
         if all(p is not None for p in s.pending):

@@ -43,7 +43,7 @@ def deal_draft(content: Content, s: TTState) -> list[Event]:
     s.picks = [[], []]
     s.discards = [[], []]
     begin(s, "draft1")
-    return [Event(tr("The Draft cards are dealt: 6 to each player.", "Chia thẻ Draft: mỗi người 6 thẻ."))]
+    return [Event(tr("The Draft cards are dealt: 6 to each player.", "Chia thẻ chọn võ sĩ: mỗi người 6 thẻ."))]
 
 
 def fighter_name(content: Content, fid: str) -> str:
@@ -90,7 +90,7 @@ def resolve_free(content: Content, s: TTState) -> list[Event]:
         s.fallback = True
         s.draft = "standard"
         names = ", ".join(fighter_name(content, f) for f in sorted(set(teams[0]) & set(teams[1])))
-        return [Event(tr(f"Both players chose {names}: each fighter exists once, so a Standard draft decides.", f"Cả hai cùng chọn {names}: mỗi võ sĩ chỉ có một, nên chơi Draft Tiêu Chuẩn.")), *deal_draft(content, s)]
+        return [Event(tr(f"Both players chose {names}: each fighter exists once, so a Standard draft decides.", f"Cả hai cùng chọn {names}: mỗi võ sĩ chỉ có một, nên chơi cách chọn võ sĩ Tiêu Chuẩn.")), *deal_draft(content, s)]
     return form_teams(content, s, teams)
 
 
@@ -244,7 +244,7 @@ def undone_text(content: Content, s: TTState, u: Undone) -> Text:
         label_en, label_vi = {
             "hp": (f"{name} HP", f"Máu {name}"),
             "power": (f"{name} Power", f"Sức mạnh {name}"),
-            "special": (f"{name} {fighter.special_name}", f"{fighter.special_name} của {name}"),
+            "special": (f"{name} {fighter.special_name}", f"{fighter.special_name_vi or fighter.special_name} của {name}"),
         }[u.what]
     return Text(f"{label_en} {u.change:+d} (to {u.now})", f"{label_vi} {u.change:+d} (thành {u.now})")
 

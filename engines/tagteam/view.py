@@ -13,7 +13,7 @@ from typing import Any
 
 from engines.contract import Action
 from engines.tagteam import words
-from engines.tagteam.commands import format_action
+from engines.tagteam.commands import format_action, label
 from engines.tagteam.content import Content, ContentError, Fighter, Side, TokenKind, parse_act
 from engines.tagteam.state import TTState
 from engines.tagteam.words import ICON_LEGEND, sentence
@@ -112,8 +112,19 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
         if s.phase == "setup":  # the order is chosen knowing what each Starting card does
             view["starting"] = [card_view(content, content.fighters[f.id].starting_card.id) for f in s.teams[seat]]
         pending = s.pending[seat]
-        view["my_choice"] = None if pending is None else format_action(Action.from_json(pending))
+        view["my_choice"] = None if pending is None else choice_words(content, s, seat, Action.from_json(pending))
     return view
+
+
+def choice_words(content: Content, s: TTState, seat: int, action: Action) -> dict[str, str]:
+    """The seat's recorded secret choice in words (the menu label), else as a command in each language.
+
+    Why the fallback: a stored choice is data; one that no longer fits the position (or the
+    conformance suite's planted markers) must still show, never crash the mail."""
+    try:
+        return label(content, s, seat, action).to_json()
+    except (ValueError, IndexError, KeyError):
+        return {"en": format_action(action), "vi": format_action(action, "vi")}
 
 
 def bonus_words(content: Content, bonus: list[str]) -> dict[str, str] | None:
@@ -145,14 +156,15 @@ L = {
     "turn": ("Turn", "Lượt"), "cancelled": ("cancelled", "bị hủy"), "nocard": ("no card left", "hết bài"),
 }
 PHASES = {
-    "draft1": ("Draft: first pick", "Draft: lượt chọn đầu"), "draft2": ("Draft: second pick", "Draft: lượt chọn hai"),
+    "draft1": ("Draft: first pick", "Chọn võ sĩ: lượt chọn đầu"),
+    "draft2": ("Draft: second pick", "Chọn võ sĩ: lượt chọn thứ hai"),
     "free": ("Free choice of 2 fighters", "Tự chọn 2 võ sĩ"), "setup": ("Setup: order your Starting cards",
                                                                       "Thiết lập: xếp thẻ Khởi đầu"),
     "build": ("Build!", "Xây dựng!"), "over": ("Game over", "Hết trận"),
 }
 HELP = {
     "draft1": ("Write `pick NAME` (competitive draft: `pick NAME discard NAME`).",
-               "Viết `chọn TÊN` (draft cạnh tranh: `chọn TÊN bỏ TÊN`)."),
+               "Viết `chọn TÊN` (chọn cạnh tranh: `chọn TÊN loại TÊN`)."),
     "draft2": ("Write `pick NAME`.", "Viết `chọn TÊN`."),
     "free": ("Write `pick NAME NAME`.", "Viết `chọn TÊN TÊN`."),
     "setup": ("Write `order 1 2` or `order 2 1`: which Starting card your Fight Deck plays first.",
@@ -182,8 +194,8 @@ def render_track(f: Mapping[str, Any], lang: str) -> str:
 def render(view: Mapping[str, Any], lang: str) -> str:
     vi = lang == "vi"
     names = view["players"]
-    lines = [f"Tag Team — {_t('round', lang)} {view['round']} — "
-             f"{PHASES.get(view['phase'], (view['phase'], view['phase']))[1 if vi else 0]}"]
+    round_part = f"{_t('round', lang)} {view['round']} — " if view["round"] else ""  # no "Round 0" while drafting
+    lines = [f"Tag Team — {round_part}{PHASES.get(view['phase'], (view['phase'], view['phase']))[1 if vi else 0]}"]
     if view["result"]:
         reason = view["result"]["reason"]["vi" if vi else "en"]
         winners = ", ".join(names[w] for w in view["result"]["winners"]) or ("hòa" if vi else "draw")
@@ -242,7 +254,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         for i, c in enumerate(view["draw"], 1):
             lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {c['vi' if vi else 'en']}")
     if view["my_choice"]:
-        lines.append(f"{_t('choice', lang)}: {view['my_choice']}")
+        lines.append(f"{_t('choice', lang)}: {view['my_choice'][lang if lang in view['my_choice'] else 'en']}")
     if view["last_fight"]:
         lines.append(f"{_t('last', lang)}:")
         for k, turn in enumerate(view["last_fight"], 1):

@@ -1,4 +1,4 @@
-"""``pbem league new|list|show|open|close|start|pair|standings|drop|settle``: the operator's leagues.
+"""``pbem league new|list|show|open|close|start|pair|standings|ratings|drop|settle``: the operator's leagues.
 
 Thin commands over ``service.leagues.season``; every refusal is one line and exit code 1,
 a bad configuration exit code 2.
@@ -69,6 +69,7 @@ def league_new(
     signup_days: Annotated[float | None, typer.Option(help="sign-up window in days")] = None,
     policy: Annotated[str, typer.Option(help="deadline policy of the games, e.g. 'hours=48 reminders=24 miss=wait'")] = "",
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE game option")] = None,
+    tie_breaks: Annotated[str, typer.Option(help="standings order, e.g. 'points,h2h,buchholz,wins,rating'")] = "",
     config: ConfigOpt = None,
 ) -> None:
     """Create a league, open for sign-up (players write `join NAME` to the service)."""
@@ -85,7 +86,7 @@ def league_new(
             raise LeagueError("--round-days must be positive")
         league = new_league(s, ctx, name, engine_id, fmt=fmt, rounds=rounds, round_days=round_days,
                             turn_hours=turn_hours, max_players=max_players, options=options, signup_days=signup_days,
-                            policy=policy)
+                            policy=policy, tie_breaks=tie_breaks)
         console.print(f"league {league.name}: {league.engine}, {league.format}, open for sign-up")
 
 
@@ -172,20 +173,63 @@ def league_pair(name: str, config: ConfigOpt = None) -> None:
 def league_standings(name: str, lang: str = "en", mail: bool = typer.Option(False, help="also mail them to members"),
                      config: ConfigOpt = None) -> None:
     """The standings, recomputed from the stored games."""
+    from service.leagues.report import mail_standings
     from service.leagues.scoring import standings_text
-    from service.leagues.season import mail_standings, table
+    from service.leagues.season import LeagueError, table
 
     with _session(config) as (s, ctx):
         league = _league(s, name)
+        if lang not in ("en", "vi"):
+            raise LeagueError("--lang is en or vi")
+        console.print(f"tie-breaks: {league.tie_breaks.replace(',', ', ')}", markup=False, highlight=False)
         for line in standings_text(table(s, league), lang):
             console.print(line, markup=False, highlight=False)
         if mail:
             mail_standings(s, ctx, league)
 
 
+@league_app.command("ratings")
+def league_ratings(name: str, player: Annotated[str | None, typer.Option("--player", help="one member's history, "
+                                                                           "by address")] = None,
+                   lang: str = "en", config: ConfigOpt = None) -> None:
+    """Ratings (openskill, shown as mu - 3 sigma): every member after each round, or one
+    member's history (before → after, and the game) with ``--player``."""
+    from service.leagues.report import START, rating_history
+    from service.leagues.scoring import Rating
+    from service.leagues.season import LeagueError, members
+    from service.store.league_models import LeagueRating
+
+    if lang not in ("en", "vi"):
+        _fail("--lang is en or vi")
+    with _session(config) as (s, _):
+        league = _league(s, name)
+        everyone = members(s, league, active_only=False)
+        if player is not None:
+            who = next((p for _, p in everyone if p.address.lower() == player.strip().lower()), None)
+            if who is None or who.id is None:
+                raise LeagueError(f"{player} is not a member of {name}")
+            console.print(f"{who.name} <{who.address}> in {name}:", markup=False, highlight=False)
+            for line in rating_history(s, league, who.id, lang):
+                console.print("  " + line, markup=False, highlight=False)
+            return
+        ratings = s.exec(select(LeagueRating).where(LeagueRating.league_id == league.id)).all()
+        rounds = sorted({r.round for r in ratings})
+        by = {(r.player_id, r.round): Rating(r.mu, r.sigma).shown for r in ratings}
+        table = Table("player", *[f"r{n}" for n in rounds], "now")
+        for member, p in sorted(everyone, key=lambda mp: -Rating(mp[0].mu, mp[0].sigma).shown):
+            last = START.shown
+            cells = []
+            for n in rounds:
+                last = by.get((member.player_id, n), last)
+                cells.append(f"{last:.1f}" if (member.player_id, n) in by else "·")
+            table.add_row(p.name, *cells, f"{Rating(member.mu, member.sigma).shown:.1f}")
+        console.print(table)
+
+
 @league_app.command("drop")
 def league_drop(name: str, address: str, config: ConfigOpt = None) -> None:
     """Drop a member: no more rounds; their open game this round is settled as their loss."""
+    from service.leagues.report import mail_dropped
     from service.leagues.season import LeagueError, drop, members
     from service.store.games import player_by_address
 
@@ -195,7 +239,9 @@ def league_drop(name: str, address: str, config: ConfigOpt = None) -> None:
         member = next((m for m, p in members(s, league) if player and p.id == player.id), None)
         if member is None:
             raise LeagueError(f"{address} is not an active member of {name}")
-        drop(s, ctx, league, member)
+        drop(s, ctx, league, member, reason="operator")
+        assert player is not None
+        mail_dropped(s, ctx, league, player, reason="operator")
         console.print(f"{address} dropped from {name}")
 
 

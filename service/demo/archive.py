@@ -57,6 +57,7 @@ def write_archive(
     games: Sequence[Any],
     bots: Sequence[Any],
     standings: Sequence[str] = (),
+    league: Sequence[dict[str, Any]] = (),
 ) -> tuple[Path, Path, int]:
     """Write ``out_dir/mail/<address>/NNNN.eml`` and ``out_dir/index.html``; returns paths and count."""
     mail_dir = out_dir / "mail"
@@ -83,7 +84,7 @@ def write_archive(
                 entries[game][address].append(("received", subject, path.relative_to(out_dir).as_posix()))
     pictures = _last_pictures(out_dir, entries)
     index = out_dir / "index.html"
-    index.write_text(_index_html(entries, games, pictures, standings), encoding="utf-8")
+    index.write_text(_index_html(entries, games, pictures, standings, league), encoding="utf-8")
     return index, mail_dir, count
 
 
@@ -113,21 +114,27 @@ def _last_pictures(out_dir: Path, entries: dict[str, dict[str, list[tuple[str, s
 
 
 def _index_html(entries: dict[str, dict[str, list[tuple[str, str, str]]]], games: Sequence[Any],
-                pictures: dict[str, str] | None = None, standings: Sequence[str] = ()) -> str:
+                pictures: dict[str, str] | None = None, standings: Sequence[str] = (),
+                league: Sequence[dict[str, Any]] = ()) -> str:
     rows: list[str] = [
         "<!doctype html><meta charset='utf-8'><title>pbem demo mail</title>",
         "<style>body{font-family:sans-serif;max-width:70em;margin:auto}details{margin:.3em 0}"
-        "td{padding:0 .6em}.sent{color:#06c}</style>",
+        "td{padding:0 .6em}.sent{color:#06c}table.league{border-collapse:collapse}"
+        "table.league th,table.league td{border-bottom:1px solid #ccc;padding:.2em .6em;text-align:right}"
+        "table.league .name{text-align:left}</style>",
         "<h1>pbem demo: every mail, per game and player</h1>",
         "<p>Open a <code>.eml</code> file with any mail client, or read it as text.</p>",
     ]
-    if standings:
+    if league:
+        rows += _league_html(league)
+    elif standings:
         rows.append("<h2>League standings</h2><pre>" + html.escape("\n".join(standings)) + "</pre>")
     by_tag = {f"{g.engine_id.upper()} #{g.game_id}": g for g in games}
     for tag in sorted(entries, key=lambda t: (t == "other", t)):
         game = by_tag.get(tag)
         summary = f" — {html.escape(game.status)}, {game.moves} moves" if game else ""
-        rows.append(f"<h2>{html.escape(tag)}{summary}</h2>")
+        anchor = f" id='game-{game.game_id}'" if game else ""
+        rows.append(f"<h2{anchor}>{html.escape(tag)}{summary}</h2>")
         if game and game.outcome:
             rows.append(f"<p>Outcome: {html.escape(outcome_line(game))}</p>")
         if pictures and tag in pictures:
@@ -142,3 +149,24 @@ def _index_html(entries: dict[str, dict[str, list[tuple[str, str, str]]]], games
                 )
             rows.append("</table></details>")
     return "\n".join(rows) + "\n"
+
+
+def _league_html(sections: Sequence[dict[str, Any]]) -> list[str]:
+    """The league part of the index: each round's games and results, then the standings table
+    (the sections of ``service.leagues.report``; game numbers link to the game's mails below)."""
+    out = ["<h2>League</h2>"]
+    for section in sections:
+        out.append(f"<h3>{html.escape(section['title'])}</h3>")
+        if section.get("items"):
+            items = [re.sub(r"^#(\d+)", lambda m: f"<a href='#game-{m.group(1)}'>#{m.group(1)}</a>", html.escape(i))
+                     for i in section["items"]]
+            out.append("<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+        grid = section.get("table")
+        if grid:
+            head = "".join(f"<th class='{'' if n else 'name'}'>{html.escape(h)}</th>"
+                           for h, n in zip(grid["head"], grid["numeric"], strict=True))
+            body = "".join("<tr>" + "".join(f"<td class='{'' if n else 'name'}'>{html.escape(c)}</td>"
+                                            for c, n in zip(row, grid["numeric"], strict=True)) + "</tr>"
+                           for row in grid["rows"])
+            out.append(f"<table class='league'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    return out

@@ -205,12 +205,14 @@ def run_demo(
         if league_id is not None:
             _sync_league(service, league_id, games)
         _refresh(service, games)
-        standings, league_status = _league_report(service, league_id) if league_id is not None else ([], "")
+        standings, league_status, league_sections = (_league_report(service, league_id) if league_id is not None
+                                                     else ([], "", []))
         quarantined = len(service.quarantined())
         for bot in bots:
             bot.close()
         index, mail_dir, archived = write_archive(
-            out_dir, stack, SERVICE_ADDRESS, SERVICE_PASSWORD, games, bots, standings=standings
+            out_dir, stack, SERVICE_ADDRESS, SERVICE_PASSWORD, games, bots, standings=standings,
+            league=league_sections,
         )
     return DemoResult(
         games=games,
@@ -282,14 +284,23 @@ def _league_over(service: Service, league_id: int) -> bool:
         return league is not None and league.status == "finished"
 
 
-def _league_report(service: Service, league_id: int) -> tuple[list[str], str]:
+def _league_report(service: Service, league_id: int) -> tuple[list[str], str, list[dict[str, Any]]]:
+    """The final standings (text lines for the console), the league's status, and what the
+    index page shows of it: every round's games with their results, then the standings table
+    (the same sections the members' round mails carry, read by nobody in particular)."""
+    from service.leagues.report import round_section, standings_section
     from service.leagues.scoring import standings_text
     from service.leagues.season import table
     from service.store.league_models import League
 
     with service.session() as s:
         league = s.get_one(League, league_id)
-        return standings_text(table(s, league), "en"), league.status
+        rows = table(s, league)
+        sections = [round_section(s, league, r, None, "en") for r in range(1, league.current_round + 1)]
+        title = f"League {league.name}: {league.engine}, {league.format}, {league.current_round} of {league.rounds} " \
+                f"rounds, {league.status} — standings (tie-breaks: {league.tie_breaks.replace(',', ', ')})"
+        sections.append(standings_section(rows, "en", None, title))
+        return standings_text(rows, "en"), league.status, sections
 
 
 def _slug(name: str) -> str:

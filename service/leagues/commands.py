@@ -1,6 +1,7 @@
 """League commands by mail: ``leagues``, ``join NAME``, ``leave NAME``, ``standings [NAME]``,
-``schedule [NAME]`` — in a reply to any game mail or to the service address, answered in the
-player's language.
+``schedule [NAME]``, ``ratings [NAME]`` — in a reply to any game mail or to the service
+address, answered in the player's language. ``install`` also makes ``games`` name the league,
+round and rating of a league game.
 
 They live here, beside the league code, and are installed into the player-command tables by
 the stages that read mail (``install``), because the play package sits below the leagues
@@ -15,8 +16,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from engines.contract import tr
-from service.leagues import season
-from service.leagues.scoring import standings_text
+from service.leagues import report, season
 from service.play import player_commands
 from service.play.player_commands import Command, CommandFailed
 from service.store.league_models import League, LeagueGame, LeagueMember
@@ -84,14 +84,24 @@ def _my_leagues(box: Any, args: list[str]) -> list[League]:
 
 
 def _standings(box: Any, args: list[str]) -> None:
-    lang = _who(box).lang
-    lines: list[str] = []
+    player = _who(box)
+    lang = player.lang
     for league in _my_leagues(box, args):
-        title = (f"Giải {league.name} ({league.engine}), vòng {league.current_round}/{league.rounds}:" if lang == "vi"
-                 else f"League {league.name} ({league.engine}), round {league.current_round} of {league.rounds}:")
-        lines += [title, *standings_text(season.table(box.session, league), lang), ""]
-    box.results.lines = lines
+        title = (f"Giải {league.name} ({league.engine}), vòng {league.current_round}/{league.rounds}" if lang == "vi"
+                 else f"League {league.name} ({league.engine}), round {league.current_round} of {league.rounds}")
+        box.results.sections.append(report.standings_section(season.table(box.session, league), lang, player.id, title))
     box.results.done.append("standings")
+
+
+def _ratings(box: Any, args: list[str]) -> None:
+    """A member's rating per round: before → after, and the game that moved it."""
+    player = _who(box)
+    lang = player.lang
+    for league in _my_leagues(box, args):
+        title = (f"Hệ số của bạn trong giải {league.name}" if lang == "vi" else f"Your rating in {league.name}")
+        box.results.sections.append({"title": title, "items": report.rating_history(box.session, league, player.id, lang),
+                                     "text": [], "table": None})
+    box.results.done.append("ratings")
 
 
 def _schedule(box: Any, args: list[str]) -> None:
@@ -144,11 +154,17 @@ LEAGUE_COMMANDS: list[Command] = [
             tr("the standings of my leagues", "bảng xếp hạng các giải của tôi"), _standings, (0, 1), NAME),
     Command(("schedule", "lịch thi đấu", "lich thi dau"), "schedule [LEAGUE]",
             tr("this round's games of my leagues", "các ván vòng này của giải của tôi"), _schedule, (0, 1), NAME),
+    Command(("ratings", "hệ số", "he so"), "ratings [LEAGUE]",
+            tr("my rating in my leagues, round by round", "hệ số của tôi trong các giải, từng vòng"), _ratings,
+            (0, 1), NAME),
 ]
 
 
 def install() -> None:
-    """Add the league commands to the game-reply and service-address command tables (once)."""
+    """Add the league commands to the game-reply and service-address command tables, and the
+    league note to `games` (once each)."""
     for table in (player_commands.GAME_COMMANDS, player_commands.MAILBOX_COMMANDS):
         if not any(c is LEAGUE_COMMANDS[0] for c in table):
             table.extend(LEAGUE_COMMANDS)
+    if report.game_notes not in player_commands.GAME_NOTES:
+        player_commands.GAME_NOTES.append(report.game_notes)

@@ -97,18 +97,64 @@ class Row:
     dropped: bool = False
 
 
-def standings(rows: Sequence[Row]) -> list[Row]:
-    """Order: points, then Buchholz (opponents' points), wins, rating, then name."""
-    return sorted(rows, key=lambda r: (r.dropped, -r.points, -r.buchholz, -r.wins, -r.rating, r.name.lower()))
+#: the tie-break keys a league may chain (``League.tie_breaks``), each higher-is-better
+TIE_BREAKS = {
+    "points": "points", "buchholz": "Buchholz (the opponents' points)", "h2h": "head-to-head among the tied",
+    "wins": "wins", "rating": "rating",
+}
+DEFAULT_TIE_BREAKS = ("points", "buchholz", "wins", "rating")
+
+
+def parse_tie_breaks(text: str) -> tuple[str, ...]:
+    """``"points,h2h,buchholz"`` → the chain; a one-line ``ValueError`` for an unknown or repeated
+    key. Points come first whether written or not: a tie-break only orders equal points."""
+    keys = tuple(k.strip().lower() for k in text.replace(" ", ",").split(",") if k.strip())
+    unknown = [k for k in keys if k not in TIE_BREAKS]
+    if unknown:
+        raise ValueError(f"unknown tie-break {unknown[0]!r}; use a comma list of {', '.join(TIE_BREAKS)}")
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"a tie-break is listed twice in {text!r}")
+    if not keys:
+        raise ValueError("the tie-break list is empty")
+    return keys if keys[0] == "points" else ("points", *keys)
+
+
+def standings(rows: Sequence[Row], chain: Sequence[str] = DEFAULT_TIE_BREAKS,
+              meetings: Mapping[tuple[int, int], float] | None = None) -> list[Row]:
+    """Dropped members last; then by ``chain`` (each key higher first), then by name.
+
+    ``h2h`` compares only the rows still tied on every earlier key: the points each scored in
+    games against the others of that tied group (``meetings[(a, b)]``: what a scored facing b).
+    """
+    meetings = meetings or {}
+
+    def order(group: list[Row], keys: Sequence[str]) -> list[Row]:
+        if len(group) < 2 or not keys:
+            return sorted(group, key=lambda r: r.name.lower())
+        key, rest = keys[0], keys[1:]
+        ids = {r.player_id for r in group}
+        if key == "h2h":
+            value = {r.player_id: sum(meetings.get((r.player_id, q), 0.0) for q in ids if q != r.player_id)
+                     for r in group}
+        else:
+            value = {r.player_id: float(getattr(r, key)) for r in group}
+        out: list[Row] = []
+        for level in sorted({round(v, 9) for v in value.values()}, reverse=True):
+            out += order([r for r in group if round(value[r.player_id], 9) == level], rest)
+        return out
+
+    active = [r for r in rows if not r.dropped]
+    return order(active, tuple(chain)) + order([r for r in rows if r.dropped], tuple(chain))
 
 
 def standings_text(rows: Sequence[Row], lang: str) -> list[str]:
+    """The standings as monospaced text lines; ``rows`` are already in standings order."""
     vi = lang == "vi"
     head = ("#", "Người chơi" if vi else "Player", "Trận" if vi else "Pl", "Thắng" if vi else "W",
             "Điểm" if vi else "Pts", "BH", "Hạng" if vi else "Rating")
     width = max([len(r.name) for r in rows] + [len(head[1])])
     lines = [f"{head[0]:>2}  {head[1]:<{width}}  {head[2]:>4}  {head[3]:>5}  {head[4]:>5}  {head[5]:>5}  {head[6]:>6}"]
-    for n, r in enumerate(standings(rows), start=1):
+    for n, r in enumerate(rows, start=1):
         mark = " (bỏ giải)" if vi and r.dropped else " (dropped)" if r.dropped else ""
         lines.append(f"{n:>2}  {r.name:<{width}}  {r.played:>4}  {r.wins:>5}  {r.points:>5.1f}  {r.buchholz:>5.1f}  "
                      f"{r.rating:>6.1f}{mark}")

@@ -21,17 +21,16 @@ from service.context import AppContext
 from service.leagues import pairing
 from service.leagues.scoring import (
     BYE_POINTS,
+    COOPERATIVE,
     Rating,
     Row,
     game_points,
     groups_of,
+    parse_tie_breaks,
     rate,
     standings,
-    standings_text,
 )
 from service.outbound.notify import queue_game_mails
-from service.outbound.outbox import queue_mail
-from service.outbound.render import SERVICE_TAG
 from service.play.start import create_game
 from service.store.games import end_game, load, player_by_address, stored_outcome
 from service.store.league_models import League, LeagueGame, LeagueMember, LeagueRating
@@ -59,7 +58,7 @@ def _league(session: Session, name: str) -> League:
 def new_league(session: Session, ctx: AppContext, name: str, engine_id: str, *, fmt: str | None = None,
                rounds: int | None = None, round_days: float = 14.0, turn_hours: float | None = None,
                max_players: int = 32, options: dict[str, Any] | None = None,
-               signup_days: float | None = None, policy: str = "") -> League:
+               signup_days: float | None = None, policy: str = "", tie_breaks: str = "") -> League:
     """A league open for sign-up. ``policy`` is the deadline policy of its games in the
     operator's words (``hours=48 reminders=24 miss=wait``), on top of ``turn_hours``."""
     if not name or not name.replace("-", "").replace("_", "").isalnum():
@@ -82,6 +81,10 @@ def new_league(session: Session, ctx: AppContext, name: str, engine_id: str, *, 
         resolved = engine.resolve_options(options or {})
     except (KeyError, ValueError) as exc:
         raise LeagueError(f"bad option: {exc}") from None
+    try:
+        chain = ",".join(parse_tie_breaks(tie_breaks)) if tie_breaks else League.model_fields["tie_breaks"].default
+    except ValueError as exc:
+        raise LeagueError(f"bad --tie-breaks: {exc}") from None
     base = DeadlinePolicy.defaults(ctx.settings)
     try:
         games_policy = base.with_values({"hours": turn_hours}) if turn_hours else base
@@ -92,7 +95,7 @@ def new_league(session: Session, ctx: AppContext, name: str, engine_id: str, *, 
     league = League(name=name, engine=engine_id, options=json.dumps(resolved, sort_keys=True), format=fmt,
                     policy=games_policy.to_json(),
                     rounds=rounds or 0, round_days=round_days, turn_hours=games_policy.hours,
-                    max_players=max_players, created_at=now,
+                    max_players=max_players, created_at=now, tie_breaks=chain,
                     signup_until=now + timedelta(days=signup_days) if signup_days else None)
     session.add(league)
     session.flush()
@@ -144,16 +147,21 @@ def leave(session: Session, ctx: AppContext, name: str, player: Player) -> Leagu
     return league
 
 
-def drop(session: Session, ctx: AppContext, league: League, member: LeagueMember) -> None:
+def drop(session: Session, ctx: AppContext, league: League, member: LeagueMember, reason: str = "left") -> None:
     """A dropped member plays no more rounds; their unfinished game this round is settled as a
     loss for their side: opponents win a 1-v-1 or team game (TAC's partner loses with them);
-    at a co-operative or free-for-all table the others keep what the position gives them."""
+    at a co-operative or free-for-all table the others keep what the position gives them.
+    ``reason`` (left | abandoned | operator) and the round are kept for the round summary."""
     member.status = "dropped"
+    member.dropped_round, member.drop_reason = league.current_round, reason
     for lg in _round_games(session, league, league.current_round):
         seats = json.loads(lg.seats)
         if member.player_id in seats and not lg.settled:
             game = session.get(Game, lg.game_id)
             assert game is not None
+            if game.status != "active":  # over before the drop: its own result stands
+                settle_game(session, ctx, lg)
+                continue
             quitter = seats.index(member.player_id)
             if league.engine in ("grizzled", "barcadia"):
                 points = settle_game(session, ctx, lg, force="adjudicate")
@@ -350,14 +358,14 @@ def _game_over(session: Session, lg: LeagueGame) -> bool:
 
 
 def finish_round(session: Session, ctx: AppContext, league: League) -> None:
-    """Settle every game of the current round, update ratings, mail the standings."""
+    """Settle every game of the current round and update the ratings (``rounds.advance``
+    then pairs the next round and mails the round summary)."""
     games = _round_games(session, league, league.current_round)
     results: list[tuple[LeagueGame, list[float]]] = []
     for lg in games:
         points = json.loads(lg.points) if lg.settled and lg.points else settle_game(session, ctx, lg)
         results.append((lg, points))
     _rate_round(session, league, results)
-    mail_standings(session, ctx, league, round_done=league.current_round)
 
 
 def _rate_round(session: Session, league: League, results: list[tuple[LeagueGame, list[float]]]) -> None:
@@ -382,18 +390,21 @@ def _rate_round(session: Session, league: League, results: list[tuple[LeagueGame
 
 
 def table(session: Session, league: League) -> list[Row]:
-    """The standings rows, recomputed from the stored games (never from a running total)."""
+    """The standings rows, recomputed from the stored games (never from a running total), in
+    the order of the league's tie-break chain."""
     rows: dict[int, Row] = {}
     for member, player in members(session, league, active_only=False):
         rows[member.player_id] = Row(member.player_id, player.name, byes=len([x for x in member.byes.split(",") if x]),
                                      rating=Rating(member.mu, member.sigma).shown, dropped=member.status == "dropped")
         rows[member.player_id].points += BYE_POINTS[league.format] * rows[member.player_id].byes
     opponents: dict[int, list[int]] = defaultdict(list)
+    meetings: dict[tuple[int, int], float] = defaultdict(float)
     for lg in session.exec(select(LeagueGame).where(LeagueGame.league_id == league.id)).all():
         if not lg.points:
             continue
         seats, points = json.loads(lg.seats), json.loads(lg.points)
         best = max(points)
+        sides = groups_of(league.engine, seats, points)
         for pid, pts in zip(seats, points, strict=True):
             row = rows.get(pid)
             if row is None:
@@ -401,43 +412,15 @@ def table(session: Session, league: League) -> list[Row]:
             row.played += 1
             row.points += pts
             row.wins += 1 if (pts == best and pts > 0 and len(set(points)) > 1) or (pts == 1.0 and len(set(points)) == 1) else 0
-            opponents[pid] += [q for q in seats if q != pid]
+            mates = next((side for side in sides if pid in side), [pid]) if league.engine not in COOPERATIVE else [pid]
+            faced = [q for q in seats if q not in mates]
+            opponents[pid] += faced
+            for q in faced:
+                meetings[(pid, q)] += pts
     for pid, row in rows.items():
         row.buchholz = sum(rows[q].points for q in opponents[pid] if q in rows)
         row.points = round(row.points, 3)
-    return standings(list(rows.values()))
-
-
-def mail_standings(session: Session, ctx: AppContext, league: League, *, round_done: int | None = None) -> None:
-    rows = table(session, league)
-    for _, player in members(session, league, active_only=False):
-        lang = player.lang
-        vi = lang == "vi"
-        title = (f"Giải {league.name}: bảng xếp hạng sau vòng {round_done}" if vi and round_done
-                 else f"League {league.name}: standings after round {round_done}" if round_done
-                 else f"Giải {league.name}: bảng xếp hạng" if vi else f"League {league.name}: standings")
-        lines = standings_text(rows, lang)
-        rendered = ctx.renderer.render("info", lang, player=player.name, title=title, lines=lines)
-        queue_mail(session, ctx, to=player.address, kind="league", subject=f"{SERVICE_TAG} {title}", rendered=rendered)
-
-
-def advance(session: Session, ctx: AppContext, league: League) -> bool:
-    """One scheduler step for a running league; True when something changed."""
-    if league.status != "running" or not round_over(session, ctx, league):
-        return False
-    finish_round(session, ctx, league)
-    if league.current_round >= league.rounds or len(members(session, league)) < 2:
-        league.status = "finished"
-        return True
-    start_round(session, ctx, league)
-    return True
-
-
-def advance_all(session: Session, ctx: AppContext) -> int:
-    changed = 0
-    for league in session.exec(select(League).where(League.status == "running")).all():
-        changed += advance(session, ctx, league)
-    return changed
+    return standings(list(rows.values()), parse_tie_breaks(league.tie_breaks), meetings)
 
 
 def member_of(session: Session, address: str) -> Player | None:

@@ -51,6 +51,9 @@ class Results:
     not_understood: list[dict[str, str]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    #: titled blocks an answer shows after its lines (a league's standings table): see
+    #: ``service.leagues.report`` for their shape
+    sections: list[dict[str, Any]] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
     wants_help: bool = False
     #: the answer's heading when a command sets one (``rules``, ``more``)
@@ -223,6 +226,7 @@ def mail_to_seat(
     if results is not None:
         values["results"] = results.as_context(lang)
         values["lines"] = results.lines
+        values["sections"] = results.sections
         values["examples"] = results.examples
     values.update(extra or {})
     rendered = ctx.renderer.render(purpose, lang, **values)

@@ -42,6 +42,7 @@ def handle_mailbox_mail(session: Session, ctx: AppContext, address: str, display
     purpose = "rejected" if not results.done else "info"
     values: dict[str, Any] = {
         "player": box.player.name, "results": results.as_context(lang), "lines": results.lines,
+        "sections": results.sections,
         "title": {"en": "Your request", "vi": "Yêu cầu của bạn"}[lang], "why": "",
     }
     if results.wants_help or not results.done:

@@ -263,12 +263,21 @@ def _back(session: Session, ctx: AppContext, player: Player | None, args: list[s
                               "chạy lại từ bây giờ.").get(player.lang))
 
 
+#: Extra words for `games` from features above this package (a league game names its league,
+#: round and the player's rating): each maps game ids to a note; installed by those features.
+GAME_NOTES: list[Callable[[Session, Player, list[int]], dict[int, str]]] = []
+
+
 def my_games_lines(session: Session, ctx: AppContext, player: Player) -> list[str]:
-    """``games``: one line per running game of ``player``: whose move, and the deadline."""
+    """``games``: one line per running game of ``player``: whose move, and the deadline (and
+    any ``GAME_NOTES``, such as the league and rating)."""
     lang = player.lang
     rows = session.exec(select(Game, GameSeat).where(GameSeat.game_id == Game.id, GameSeat.player_id == player.id,
                                                      Game.status == "active").order_by(col(Game.id))).all()
     lines: list[str] = []
+    notes: dict[int, str] = {}
+    for note in GAME_NOTES:
+        notes.update(note(session, player, [game.id for game, _ in rows if game.id is not None]))
     for game, row in rows:
         assert game.id is not None
         engine, state = load(game)
@@ -283,7 +292,8 @@ def my_games_lines(session: Session, ctx: AppContext, player: Player) -> list[st
             joined = {"en": " and ", "vi": " và "}[lang].join(others) or "-"
             whose = {"en": f"waiting for {joined}", "vi": f"đang chờ {joined}"}[lang]
         deadline = {"en": "deadline", "vi": "hạn chót"}[lang]
-        lines.append(f"{subject_tag(game.engine, game.id)} {engine.title} — {whose}; {deadline} {when}")
+        note = f" ({notes[game.id]})" if game.id in notes else ""
+        lines.append(f"{subject_tag(game.engine, game.id)} {engine.title}{note} — {whose}; {deadline} {when}")
     if not lines:
         lines.append({"en": "You have no running games.", "vi": "Bạn không có ván nào đang diễn ra."}[lang])
     return lines

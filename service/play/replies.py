@@ -95,6 +95,24 @@ def _in_reader_words(turn: Turn, action: Action, canonical: str) -> str:
     return canonical
 
 
+def localised_examples(turn: Turn, examples: list[str]) -> list[str]:
+    """An error's example commands in the reader's command words, as the menu shows them.
+
+    Engines write examples in canonical (English) form; each that reads back as a move is
+    rewritten for the reader (``_in_reader_words``), any other is kept as it is."""
+    if turn.player.lang == "en":
+        return examples
+    out = []
+    for example in examples:
+        try:
+            action = turn.engine.parse(turn.state, turn.seat, example)
+        except CommandError:
+            out.append(example)
+            continue
+        out.append(_in_reader_words(turn, action, example))
+    return out
+
+
 def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
     """Apply one move line to ``turn.state`` and log it (the caller saves the state)."""
     if turn.game.status != "active":
@@ -154,7 +172,7 @@ def handle_game_reply(
             turn.results.not_understood.append({"text": line, "why": exc.message.get(lang)})
         except CommandError as exc:
             turn.results.not_understood.append({"text": line, "why": exc.message.get(lang)})
-            turn.results.examples = exc.examples[:5]
+            turn.results.examples = localised_examples(turn, exc.examples[:5])
             if not isinstance(exc, InvalidCommand):
                 turn.results.ignored.extend(lines[index + 1:])
                 break
@@ -243,7 +261,7 @@ def answer_without_change(session: Session, ctx: AppContext, turn: Turn) -> None
         extra = {"commands": help_lines(GAME_COMMANDS, turn.player.lang)}
         results.lines.append(mail_mode_line(turn.player))
         if not results.examples:
-            results.examples = [c.command for c in engine.menu(state, turn.seat)[:3]]
+            results.examples = [c.command_in(turn.player.lang) for c in engine.menu(state, turn.seat)[:3]]
     else:
         purpose, kind = "info", "info"
         extra = {"title": results.title or {"en": "Your game", "vi": "Ván chơi của bạn"}[turn.player.lang]}

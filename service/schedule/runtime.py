@@ -33,7 +33,7 @@ from service.inbound.pipeline import (
     requeue_transient_quarantine,
     store,
 )
-from service.leagues.season import advance_all
+from service.leagues.rounds import advance_all
 from service.outbound.outbox import Sender, send_due, send_now
 from service.outbound.render import build_message
 from service.play.start import create_game

@@ -34,6 +34,9 @@ class League(SQLModel, table=True):
     current_round: int = 0
     #: unfinished games at the end of a round: "adjudicate" (engine score, else draw) | "draw"
     settle_rule: str = "adjudicate"
+    #: the standings order after the dropped-last rule: a comma chain of points, buchholz, h2h
+    #: (head-to-head among the tied), wins, rating (``scoring.TIE_BREAKS``)
+    tie_breaks: str = Field(default="points,buchholz,wins,rating", sa_column_kwargs={"server_default": "points,buchholz,wins,rating"})
     created_at: datetime
 
 
@@ -45,6 +48,9 @@ class LeagueMember(SQLModel, table=True):
     league_id: int = Field(foreign_key="leagues.id", index=True)
     player_id: int = Field(foreign_key="players.id", index=True)
     status: str = "active"  # active | dropped
+    #: the round in which the member was dropped, and why: left | abandoned | operator
+    dropped_round: int | None = None
+    drop_reason: str = Field(default="", sa_column_kwargs={"server_default": ""})
     joined_at: datetime
     #: rounds this member sits out (a comma list of round numbers): byes and vacations
     byes: str = ""

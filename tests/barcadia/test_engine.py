@@ -53,9 +53,10 @@ def test_views_hide_face_down_rooms_and_other_hands() -> None:
 def test_render_shows_a_map_with_players_and_revealed_rooms() -> None:
     s = position({1: "goblin"}, pos=[1, 0, 0, 0], hands=[["dash"], [], [], []])
     face_up(s, 1, beaten=True)
-    for lang, word in (("en", "Dungeon map"), ("vi", "Bản đồ hầm ngục")):
+    for lang, word, card in (("en", "Dungeon map", "Dash"), ("vi", "Bản đồ hầm ngục", "Lao Nhanh")):
         text = ENGINE.render_view(ENGINE.view(s, ALICE), lang)
-        assert word in text and " 1MA" in text and "SP" in text and "dash" in text
+        # players are seat numbers in brackets: never a letter that reads as a room kind ("1MA", "12MB")
+        assert word in text and " 1M(1)" in text and "SP(234)" in text and card in text
 
 
 def test_plant_markers_cover_hands_rooms_decks_and_rng() -> None:

@@ -93,4 +93,7 @@ def test_league_demo_plays_a_season_by_mail(tmp_path: Path) -> None:
     assert result.quarantined == 0
     points = [float(line.split()[4]) for line in result.standings[1:]]  # "#  Player  Pl  W  Pts ..."
     assert sum(points) == pytest.approx(6.0), "one point per game"
-    assert "League standings" in result.index_html.read_text(encoding="utf-8")
+    index = result.index_html.read_text(encoding="utf-8")
+    assert "<h2>League</h2>" in index and "<table class='league'>" in index
+    assert all(f"Round {r} results" in index for r in (1, 2, 3)), "every round's games and results"
+    assert index.count("<a href='#game-") >= 6 and "id='game-" in index, "the games link to their mails"

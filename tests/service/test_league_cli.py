@@ -49,10 +49,25 @@ def test_a_league_from_the_command_line(env: dict[str, str], monkeypatch: pytest
     assert code == 0 and "spring" in out and "running" in out and "1/3" in out
     code, out = _run(env, "show", "spring")
     assert code == 0 and "Anh <p0@x.test>" in out
-    code, out = _run(env, "standings", "spring", "--lang", "vi")
+    code, out = _run(env, "standings", "spring", "--lang", "vi", "--mail")
     assert code == 0 and "Người chơi" in out and "Dũng" in out
+    with ctx.session() as s:
+        from sqlmodel import select
+
+        from service.store.models import Outbox
+        assert len(s.exec(select(Outbox).where(Outbox.kind == "league")).all()) == 4, "one standings mail a member"
+    code, out = _run(env, "ratings", "spring")
+    assert code == 0 and "Anh" in out and "now" in out
+    code, out = _run(env, "ratings", "spring", "--player", "p1@x.test", "--lang", "vi")
+    assert code == 0 and "Bình <p1@x.test>" in out and "Chưa có vòng nào" in out
+    code, out = _run(env, "ratings", "spring", "--player", "nobody@x.test")
+    assert code == 1 and "not a member of spring" in out and len(out.strip().splitlines()) == 1
     code, out = _run(env, "drop", "spring", "p3@x.test")
     assert code == 0 and "dropped" in out
+    code, out = _run(env, "new", "h2h", "tagteam", "--tie-breaks", "h2h,wins")
+    assert code == 0
+    code, out = _run(env, "standings", "h2h")
+    assert code == 0 and "tie-breaks: points, h2h, wins" in out
 
 
 @pytest.mark.parametrize("args, message", [
@@ -66,6 +81,11 @@ def test_a_league_from_the_command_line(env: dict[str, str], monkeypatch: pytest
     (("start", "nope"), "no league"),
     (("standings", "nope"), "no league"),
     (("settle", "nope", "3"), "no league"),
+    (("new", "x", "tagteam", "--tie-breaks", "points,luck"), "unknown tie-break 'luck'"),
+    (("new", "x", "tagteam", "--tie-breaks", "wins,wins"), "listed twice"),
+    (("ratings", "nope"), "no league"),
+    (("ratings", "nope", "--lang", "fr"), "en or vi"),
+    (("standings", "nope", "--lang", "fr"), "no league"),
 ])
 def test_bad_arguments_give_one_line(env: dict[str, str], args: tuple[str, ...], message: str) -> None:
     code, out = _run(env, *args)

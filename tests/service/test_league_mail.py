@@ -67,8 +67,23 @@ def test_join_standings_schedule_and_leave_by_mail(world: World) -> None:
     assert "Giải spring, vòng 1/3" in text and "←" in text
     _to_service(world, players[3], "bảng xếp hạng spring", 30)
     run(world.step())
-    text = text_of(world.new_mails(players[3])[-1])
+    answer = world.new_mails(players[3])[-1]
+    text = text_of(answer)
     assert "Người chơi" in text and "Dũng" in text and "Ann" in text
+    mine = next(line for line in text.splitlines() if line.endswith("←"))
+    assert "Dũng" in mine, "the reader's row is marked"
+    html = str(answer.get_body(("html",)).get_content())  # type: ignore[union-attr]
+    table = html[html.index('<table class="pb-table"'):]
+    table = table[:table.index("</table>")]
+    assert table.count("<tr") == 5 and table.count('<th scope="col"') == 7 and "pb-mine" in table
+    world.reply(players[1], "games\nhệ số spring", to=turn)
+    _to_service(world, players[0], "ratings", 32)
+    run(world.step())
+    text = text_of(world.new_mails(players[1])[-1])
+    assert "(giải spring, vòng 1; hệ số của bạn 0.0)" in text, text
+    assert "Hệ số của bạn trong giải spring" in text and "Chưa có vòng nào được tính hệ số" in text
+    text = text_of(world.new_mails(players[0])[-1])
+    assert "Your rating in spring" in text and "No rated round yet" in text
     _to_service(world, players[2], "leave spring", 31)
     run(world.step())
     assert "done: leave spring" in text_of(world.new_mails(players[2])[-1])

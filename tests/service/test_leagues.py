@@ -22,6 +22,7 @@ from service.clock import ManualClock
 from service.config import Settings
 from service.context import AppContext
 from service.leagues import pairing, season
+from service.leagues import rounds as league_rounds
 from service.leagues.season import LeagueError
 from service.outbound.notify import queue_game_mails
 from service.store.games import create_player, load, log_move, save_state
@@ -73,7 +74,7 @@ def _run_season(s: Session, ctx: AppContext, league: League, *, unfinished_round
             _play_out(s, ctx, lg.game_id, moves=3 if league.current_round == unfinished_round else 10_000)
         if league.current_round == unfinished_round:
             clock.advance(days=league.round_days + 1)  # time is up: unfinished games settled
-        assert season.advance(s, ctx, league)
+        assert league_rounds.advance(s, ctx, league)
         s.flush()
     return rounds
 
@@ -207,7 +208,7 @@ def test_a_dropped_player_plays_no_more_and_loses_the_open_game(settings: Settin
         assert json.loads(leaver.points or "[]")[0] == 0.0
         for lg in s.exec(select(LeagueGame).where(LeagueGame.league_id == league.id)).all():
             _play_out(s, ctx, lg.game_id)
-        assert season.advance(s, ctx, league)
+        assert league_rounds.advance(s, ctx, league)
         second = s.exec(select(LeagueGame).where(LeagueGame.league_id == league.id, LeagueGame.round == 2)).all()
         assert all(quitter not in json.loads(lg.seats) for lg in second)
         assert any(quitter in (rows.player_id,) and rows.dropped for rows in season.table(s, league))

@@ -119,7 +119,7 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
         tag = (" (bạn)" if vi else " (you)") if p["seat"] == you else ""
         d.text((x + 22, yy + 8), fit(f"{p['name']}{tag} · {p['hp']} HP", 24), font=font(12), fill=INK, anchor="lm")
     yy = y + 22 * ((len(players) + 2) // 3) + 4
-    key = "T = bẫy đã biết · P = Power-Up rơi · ? = phòng úp · ✓ = đã hạ" if vi else \
+    key = "T = bẫy đã biết · P = Thẻ Tăng Cường bị bỏ lại · ? = phòng úp · ✓ = đã hạ" if vi else \
         "T = known trap · P = dropped Power-Up · ? = face-down room · ✓ = beaten"
     d.text((16, yy + 6), key, font=font(12), fill=MUTED, anchor="lm")
     return Picture(png(image), _alt(view, players, vi), WIDTH, height)

@@ -1,7 +1,7 @@
 """mail mode: how often a player gets mail (every | turns | daily) and when the last daily digest went out
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-01 18:30:00
 
 The lead re-chains parallel branches' migrations on merge (down_revision may change).
@@ -14,8 +14,8 @@ import sqlmodel
 import sqlmodel.sql.sqltypes
 from alembic import op
 
-revision = '0008'
-down_revision = '0007'
+revision = '0009'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,344 @@
+"""What league mails say, written for the member who reads them, in their language.
+
+The round mail: each game of the round with its players and result (who won, a draw, or how
+the league settled it and why), the byes, who was away and who dropped out; then the standings
+(a text table for the plain part, a real HTML table for the HTML part, the reader's own row
+marked) and the reader's rating change; then the next round's pairing from the reader's side.
+Also: the mail telling members that someone was dropped, the standings on their own, a
+member's rating history per round, and the note `games` adds to a league game.
+
+Sections are plain values the templates lay out (``mail_templates/common/_page.html.j2`` and
+the text layouts): ``{"title", "items": [str], "text": [str], "table": {head, rows, numeric,
+mine} | None}``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from service.context import AppContext
+from service.leagues import season
+from service.leagues.scoring import BYE_POINTS, COOPERATIVE, FREE_FOR_ALL, Rating, Row, standings_text
+from service.outbound.outbox import queue_mail
+from service.outbound.render import SERVICE_TAG
+from service.store.league_models import League, LeagueGame, LeagueMember, LeagueRating
+from service.store.models import Player
+
+Section = dict[str, Any]
+START = Rating(25.0, 25.0 / 3)  # openskill's default: the rating before a member's first round
+
+DROP_WHY = {
+    "left": ("left the league", "đã rời giải"),
+    "abandoned": ("missed too many deadlines in a row and was dropped", "lỡ hạn chót quá nhiều lần liền nên bị loại"),
+    "operator": ("was removed by the organiser", "đã bị ban tổ chức rút tên"),
+}
+#: the same, told to the member who is out
+DROP_YOU = {
+    "left": ("You left the league", "Bạn đã rời giải"),
+    "abandoned": ("You missed too many deadlines in a row, so you are dropped from the league",
+                  "Bạn đã lỡ hạn chót quá nhiều lần liền nên bị loại khỏi giải"),
+    "operator": ("The organiser removed you from the league", "Ban tổ chức đã rút tên bạn khỏi giải"),
+}
+
+
+def _t(lang: str, en: str, vi: str) -> str:
+    return vi if lang == "vi" else en
+
+
+def _name(names: dict[int, str], pid: int, me: int | None, lang: str, *, capital: bool = False) -> str:
+    if pid == me:
+        word = _t(lang, "you", "bạn")
+        return word.capitalize() if capital else word
+    return names.get(pid, str(pid))
+
+
+def _join(items: list[str], lang: str) -> str:
+    return _t(lang, " & ", " & ").join(items)
+
+
+# -- the standings -------------------------------------------------------------------
+
+
+def standings_section(rows: list[Row], lang: str, me: int | None, title: str) -> Section:
+    """The standings as a text table (plain part) and an HTML table (HTML part)."""
+    head = ["#", _t(lang, "Player", "Người chơi"), _t(lang, "Pl", "Trận"), _t(lang, "W", "Thắng"),
+            _t(lang, "Pts", "Điểm"), "BH", _t(lang, "Rating", "Hạng")]
+    text = standings_text(rows, lang)
+    body: list[list[str]] = []
+    mine: int | None = None
+    for n, r in enumerate(rows, start=1):
+        name = r.name + (_t(lang, " (dropped)", " (bỏ giải)") if r.dropped else "")
+        body.append([str(n), name, str(r.played), str(r.wins), f"{r.points:.1f}", f"{r.buchholz:.1f}",
+                     f"{r.rating:.1f}"])
+        if r.player_id == me:
+            mine = n - 1
+            text[n] += "  ←"
+    return {"title": title, "items": [], "text": text,
+            "table": {"head": head, "rows": body, "numeric": [True, False, True, True, True, True, True],
+                      "mine": mine}}
+
+
+# -- one round -----------------------------------------------------------------------
+
+
+def _sides(league: League, seats: list[int]) -> list[list[int]]:
+    if league.format == "partners" and len(seats) == 4:
+        return [[seats[0], seats[2]], [seats[1], seats[3]]]
+    return [[p] for p in seats]
+
+
+def game_line(league: League, lg: LeagueGame, names: dict[int, str], dropped: dict[int, LeagueMember],
+              me: int | None, lang: str) -> str:
+    """One game of a round and its result, from the reader's side."""
+    seats: list[int] = json.loads(lg.seats)
+    points: list[float] = json.loads(lg.points) if lg.points else []
+    sides = _sides(league, seats)
+    who = " – ".join(_join([_name(names, p, me, lang) for p in side], lang) for side in sides)
+    head = f"#{lg.game_id} {who}: "
+    if not points:
+        return head + _t(lang, "not finished", "chưa xong")
+    if league.engine in COOPERATIVE:
+        table = _t(lang, "your table", "bàn của bạn") if me in seats else _t(lang, "the table", "bàn")
+        result = (_t(lang, f"{table} won", f"{table} thắng") if points[0] >= 1.0 else
+                  _t(lang, f"{table} lost, scoring {points[0]:.2f} (how far the Trials pile got)",
+                     f"{table} thua, được {points[0]:.2f} điểm (chồng Thử thách đã đi được bao xa)"))
+    elif league.engine in FREE_FOR_ALL and len(seats) > 2:
+        order = sorted(range(len(seats)), key=lambda i: -points[i])
+        result = ", ".join(f"{_name(names, seats[i], me, lang)} {points[i]:g}" for i in order)
+        result = _t(lang, f"finishing order {result}", f"thứ tự về đích {result}")
+    elif len(set(points)) == 1:
+        result = _t(lang, "a draw", "hòa")
+    else:
+        best = max(points)
+        winner = next(side for side in sides if points[seats.index(side[0])] == best)
+        names_won = _join([_name(names, p, me, lang) for p in winner], lang)
+        result = _t(lang, f"{names_won} won", f"{names_won} thắng")
+    why = ""
+    if lg.settled == "draw":
+        why = _t(lang, " — the round's time ran out, so it counts as a draw",
+                 " — vòng đấu hết giờ nên ván được tính hòa")
+    elif lg.settled == "adjudicated":
+        why = _t(lang, " — the round's time ran out, so the position decided",
+                 " — vòng đấu hết giờ nên kết quả được tính theo thế cờ")
+    elif lg.settled == "dropped":
+        gone = [p for p in seats if p in dropped and dropped[p].dropped_round == lg.round]
+        if gone and gone[0] == me:
+            why = _t(lang, " — you left the league, so it counts as your loss",
+                     " — bạn rời giải nên ván được tính là bạn thua")
+        elif gone:
+            why = _t(lang, f" — {names.get(gone[0], '?')} left the league, so it counts as their loss",
+                     f" — {names.get(gone[0], '?')} rời giải nên ván được tính là thua cho bên đó")
+    return head + result + why
+
+
+def round_section(session: Session, league: League, round_no: int, me: int | None, lang: str) -> Section:
+    """Every game of ``round_no`` with its result, then byes, absences and drops."""
+    everyone = season.members(session, league, active_only=False)
+    names = {m.player_id: p.name for m, p in everyone}
+    dropped = {m.player_id: m for m, _ in everyone if m.status == "dropped"}
+    games = list(session.exec(select(LeagueGame).where(LeagueGame.league_id == league.id, LeagueGame.round == round_no)
+                              .order_by(col(LeagueGame.game_id))).all())
+    items = [game_line(league, lg, names, dropped, me, lang) for lg in games]
+    playing = {pid for lg in games for pid in json.loads(lg.seats)}
+    bye_points = BYE_POINTS[league.format]
+    for member, _ in everyone:
+        pid = member.player_id
+        if member.status == "dropped" and (member.dropped_round or 0) < round_no:
+            continue
+        who = _name(names, pid, me, lang, capital=True)
+        if str(round_no) in member.byes.split(","):
+            extra = _t(lang, f" (+{bye_points:g} point)", f" (+{bye_points:g} điểm)") if bye_points else ""
+            items.append(_t(lang, f"{who} had a bye: no game this round{extra}",
+                            f"{who} được nghỉ vòng này (không có ván){extra}"))
+        elif pid not in playing:
+            items.append(_t(lang, f"{who} sat this round out, away on vacation (no penalty)",
+                            f"{who} vắng mặt vòng này (đang nghỉ, không bị trừ điểm)"))
+        if member.status == "dropped" and member.dropped_round == round_no:
+            en, vi = DROP_WHY.get(member.drop_reason, DROP_WHY["left"])
+            items.append(_t(lang, f"{who} {en}: no more games in this league", f"{who} {vi}: không còn thi đấu trong giải"))
+    title = _t(lang, f"Round {round_no} results", f"Kết quả vòng {round_no}")
+    return {"title": title, "items": items, "text": [], "table": None}
+
+
+def next_round_section(session: Session, league: League, me: int | None, lang: str) -> Section:
+    """The round now running, from the reader's side: their game (or bye), then the others."""
+    if league.status == "finished":
+        return {"title": _t(lang, "The season is over", "Mùa giải đã kết thúc"),
+                "items": [_t(lang, "Thank you for playing! The standings above are final.",
+                             "Cảm ơn bạn đã tham gia! Bảng xếp hạng trên là kết quả cuối cùng.")],
+                "text": [], "table": None}
+    everyone = season.members(session, league, active_only=False)
+    names = {m.player_id: p.name for m, p in everyone}
+    games = list(session.exec(select(LeagueGame).where(LeagueGame.league_id == league.id,
+                                                       LeagueGame.round == league.current_round)
+                              .order_by(col(LeagueGame.game_id))).all())
+    ends = season.round_ends_at(session, league)
+    until = f" ({_t(lang, 'ends', 'hết hạn')} {ends:%Y-%m-%d})" if ends else ""
+    title = _t(lang, f"Round {league.current_round} of {league.rounds}{until}",
+               f"Vòng {league.current_round}/{league.rounds}{until}")
+    mine: list[str] = []
+    others: list[str] = []
+    for lg in games:
+        seats: list[int] = json.loads(lg.seats)
+        sides = _sides(league, seats)
+        if me in seats:
+            mates = next(side for side in sides if me in side)
+            rivals = [p for p in seats if p not in mates]
+            partner = [names.get(p, "?") for p in mates if p != me]
+            text = _t(lang, f"Your game: #{lg.game_id} against {_join([names.get(p, '?') for p in rivals], lang)}",
+                      f"Ván của bạn: #{lg.game_id} gặp {_join([names.get(p, '?') for p in rivals], lang)}")
+            if partner:
+                text += _t(lang, f", with {partner[0]} as your partner", f", đồng đội của bạn là {partner[0]}")
+            if league.engine in COOPERATIVE:
+                text = _t(lang, f"Your table: #{lg.game_id} with {_join([names.get(p, '?') for p in rivals], lang)}",
+                          f"Bàn của bạn: #{lg.game_id} cùng {_join([names.get(p, '?') for p in rivals], lang)}")
+            mine.append(text + _t(lang, " — its first mail is in your inbox.", " — thư đầu tiên đã ở hộp thư của bạn."))
+        else:
+            others.append(f"#{lg.game_id} " + " – ".join(_join([names.get(p, "?") for p in side], lang)
+                                                        for side in sides))
+    for member, _ in everyone:
+        if member.status != "active" or member.player_id == me or any(
+                member.player_id in json.loads(lg.seats) for lg in games):
+            continue
+        who = names.get(member.player_id, "?")
+        bye = str(league.current_round) in member.byes.split(",")
+        others.append(_t(lang, f"{who}: a bye" if bye else f"{who}: away this round",
+                         f"{who}: được nghỉ" if bye else f"{who}: vắng mặt vòng này"))
+    if not mine and me is not None:
+        reader = next((m for m, _ in everyone if m.player_id == me), None)
+        if reader is not None and reader.status == "active":
+            bye = str(league.current_round) in reader.byes.split(",")
+            mine.append(_t(lang, "You have a bye this round." if bye else "You sit this round out (you are away).",
+                           "Bạn được nghỉ vòng này." if bye else "Bạn không thi đấu vòng này (bạn đang vắng mặt)."))
+    return {"title": title, "items": mine + others, "text": [], "table": None}
+
+
+def rating_change(session: Session, league: League, player_id: int, round_no: int) -> tuple[float, float] | None:
+    """The reader's shown rating before and after ``round_no`` (None: not rated that round)."""
+    ratings = list(session.exec(select(LeagueRating).where(LeagueRating.league_id == league.id,
+                                                          LeagueRating.player_id == player_id,
+                                                          col(LeagueRating.round) <= round_no)
+                                .order_by(col(LeagueRating.round))).all())
+    if not ratings or ratings[-1].round != round_no:
+        return None
+    before = Rating(ratings[-2].mu, ratings[-2].sigma) if len(ratings) > 1 else START
+    return before.shown, Rating(ratings[-1].mu, ratings[-1].sigma).shown
+
+
+def round_mail_sections(session: Session, league: League, round_no: int, player: Player) -> list[Section]:
+    lang = player.lang
+    me = player.id
+    rows = season.table(session, league)
+    final = league.status == "finished"
+    title = (_t(lang, "Final standings", "Bảng xếp hạng chung cuộc") if final
+             else _t(lang, f"Standings after round {round_no}", f"Bảng xếp hạng sau vòng {round_no}"))
+    standing = standings_section(rows, lang, me, title)
+    change = rating_change(session, league, me or 0, round_no)
+    if change is not None:
+        standing["items"] = [_t(lang, f"Your rating: {change[0]:.1f} → {change[1]:.1f}",
+                                f"Hệ số của bạn: {change[0]:.1f} → {change[1]:.1f}")]
+    return [round_section(session, league, round_no, me, lang), standing, next_round_section(session, league, me, lang)]
+
+
+def _readers(session: Session, league: League, round_no: int) -> list[Player]:
+    """Active members, and those dropped in this very round (they are told how it ended)."""
+    return [p for m, p in season.members(session, league, active_only=False)
+            if m.status == "active" or m.dropped_round == round_no]
+
+
+def mail_round(session: Session, ctx: AppContext, league: League, round_no: int) -> None:
+    """The round summary to every member, each in their language and from their side."""
+    for player in _readers(session, league, round_no):
+        lang = player.lang
+        final = league.status == "finished"
+        title = (_t(lang, f"League {league.name}: round {round_no} is over — the season is finished",
+                    f"Giải {league.name}: vòng {round_no} đã xong — mùa giải kết thúc") if final
+                 else _t(lang, f"League {league.name}: round {round_no} is over, round {league.current_round} begins",
+                         f"Giải {league.name}: vòng {round_no} đã xong, bắt đầu vòng {league.current_round}"))
+        sections = round_mail_sections(session, league, round_no, player)
+        rendered = ctx.renderer.render("info", lang, player=player.name, title=title, sections=sections)
+        queue_mail(session, ctx, to=player.address, kind="league", subject=f"{SERVICE_TAG} {title}", rendered=rendered)
+
+
+def mail_standings(session: Session, ctx: AppContext, league: League) -> None:
+    """The standings now, to every active member (the operator's ``standings --mail``)."""
+    rows = season.table(session, league)
+    for _, player in season.members(session, league):
+        lang = player.lang
+        title = _t(lang, f"League {league.name}: standings", f"Giải {league.name}: bảng xếp hạng")
+        section = standings_section(rows, lang, player.id, title)
+        rendered = ctx.renderer.render("info", lang, player=player.name, title=title, sections=[section])
+        queue_mail(session, ctx, to=player.address, kind="league", subject=f"{SERVICE_TAG} {title}", rendered=rendered)
+
+
+def mail_dropped(session: Session, ctx: AppContext, league: League, gone: Player, *, reason: str,
+                 game_id: int | None = None) -> None:
+    """Tell the dropped member, and the others, that they are out and how their game ends."""
+    en, vi = DROP_WHY.get(reason, DROP_WHY["left"])
+    for member, player in season.members(session, league, active_only=False):
+        if member.status != "active" and player.id != gone.id:
+            continue
+        lang = player.lang
+        if player.id == gone.id:
+            title = _t(lang, f"League {league.name}: you are out of the league",
+                       f"Giải {league.name}: bạn đã bị loại khỏi giải")
+            you_en, you_vi = DROP_YOU.get(reason, DROP_YOU["left"])
+            lines = [_t(lang, f"{you_en}. You get no more games in {league.name}; your unfinished game this round "
+                        "counts as your loss. You may `join` another league any time.",
+                        f"{you_vi}. Bạn sẽ không còn ván nào trong giải {league.name}; ván chưa xong của vòng này "
+                        "được tính là bạn thua. Bạn có thể tham gia giải khác bất cứ lúc nào.")]
+        else:
+            title = _t(lang, f"League {league.name}: {gone.name} is out", f"Giải {league.name}: {gone.name} rời giải")
+            game = _t(lang, f" Game #{game_id} counts as their loss." if game_id else "",
+                      f" Ván #{game_id} được tính là họ thua." if game_id else "")
+            lines = [_t(lang, f"{gone.name} {en}; they play no more rounds.{game}",
+                        f"{gone.name} {vi}; họ sẽ không thi đấu các vòng sau.{game}")]
+        rendered = ctx.renderer.render("info", lang, player=player.name, title=title, lines=lines)
+        queue_mail(session, ctx, to=player.address, kind="league", subject=f"{SERVICE_TAG} {title}", rendered=rendered)
+
+
+# -- ratings -------------------------------------------------------------------------
+
+
+def rating_history(session: Session, league: League, player_id: int, lang: str) -> list[str]:
+    """One line per round the member was rated: the rating before → after, and the game."""
+    ratings = session.exec(select(LeagueRating).where(LeagueRating.league_id == league.id,
+                                                     LeagueRating.player_id == player_id)
+                           .order_by(col(LeagueRating.round))).all()
+    names = {m.player_id: p.name for m, p in season.members(session, league, active_only=False)}
+    dropped = {m.player_id: m for m, _ in season.members(session, league, active_only=False) if m.status == "dropped"}
+    before = START
+    lines: list[str] = []
+    for r in ratings:
+        after = Rating(r.mu, r.sigma)
+        lg = next((g for g in session.exec(select(LeagueGame).where(LeagueGame.league_id == league.id,
+                                                                     LeagueGame.round == r.round)).all()
+                   if player_id in json.loads(g.seats)), None)
+        game = game_line(league, lg, names, dropped, player_id, lang) if lg else "-"
+        lines.append(_t(lang, f"Round {r.round}: {before.shown:.1f} → {after.shown:.1f}   {game}",
+                        f"Vòng {r.round}: {before.shown:.1f} → {after.shown:.1f}   {game}"))
+        before = after
+    if not lines:
+        lines.append(_t(lang, "No rated round yet.", "Chưa có vòng nào được tính hệ số."))
+    return lines
+
+
+def game_notes(session: Session, player: Player, game_ids: list[int]) -> dict[int, str]:
+    """For `games`: which league and round a game belongs to, and the player's rating there."""
+    if not game_ids:
+        return {}
+    lang = player.lang
+    out: dict[int, str] = {}
+    rows = session.exec(select(LeagueGame, League).where(col(LeagueGame.game_id).in_(game_ids),
+                                                         col(LeagueGame.league_id) == col(League.id))).all()
+    for lg, league in rows:
+        member = session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id,
+                                                         LeagueMember.player_id == player.id)).first()
+        rating = Rating(member.mu, member.sigma).shown if member else START.shown
+        out[lg.game_id] = _t(lang, f"league {league.name}, round {lg.round}; your rating {rating:.1f}",
+                             f"giải {league.name}, vòng {lg.round}; hệ số của bạn {rating:.1f}")
+    return out
+
