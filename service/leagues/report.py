@@ -7,7 +7,7 @@ marked) and the reader's rating change; then the next round's pairing from the r
 Also: the mail telling members that someone was dropped, the standings on their own, a
 member's rating history per round, and the note `games` adds to a league game.
 
-Sections are plain values the templates lay out (``mail_templates/common/_page.html.j2`` and
+Sections are plain values the templates lay out (``mail_templates/_page.html.j2`` and
 the text layouts): ``{"title", "items": [str], "text": [str], "table": {head, rows, numeric,
 mine} | None}``.
 """

@@ -5,9 +5,22 @@ The only things taken from a game are ``engine.view(state, seat)`` rendered by
 ``Event.visible(seat)`` — so a mail can show nothing its reader may not know.
 
 Who gets a mail (brdgme: "play-by-email, not notify-by-email"): a seat whose decision is new
-(its turn), the seat whose reply caused the change (a confirmation with its results), and
+(its turn), the seat whose reply caused the change (a receipt with its results), and
 everyone when the game ends. Others collect the events in their next mail's digest.
 A seat kept by a bot (``GameSeat.bot``, see ``service.play.seats``) gets no mail.
+
+How much a player gets is their ``mail`` setting (``Player.mail_mode``, ``MAIL_MODES``):
+
+- ``turns`` (default): turn mails and game-over mails in full; the receipt for a reply is a
+  few lines (what was done, what it caused, who is next, the deadline) — no board, no menu.
+- ``every``: the receipt is a full mail with the board, as before the setting existed.
+- ``daily``: turn mails still come (a turn game would stall without them); a reply that went
+  through gets no receipt — its effects and everyone else's moves come in one digest a day
+  (``service.schedule.digests``) or the next turn mail, whichever is first. A reply with a
+  line that was not understood or ignored is always answered.
+
+Nothing is lost in any mode: events are only marked as mailed (``GameSeat.last_log_id``)
+when a mail shows them.
 """
 
 from __future__ import annotations
@@ -21,6 +34,7 @@ from sqlmodel import Session, col, select
 from engines.contract import Engine, Outcome
 from service.context import AppContext
 from service.outbound.calendar import cancelled_event, deadline_event, event_uid
+from service.outbound.howto import first_mail_lines
 from service.outbound.keys import issue_key, key_matches, reply_address
 from service.outbound.outbox import queue_mail
 from service.outbound.pictures import picture_for
@@ -43,6 +57,12 @@ class Results:
     sections: list[dict[str, Any]] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
     wants_help: bool = False
+    #: the answer's heading when a command sets one (``rules``, ``more``)
+    title: str = ""
+    #: the answer needs no board (``more`` pages): a short mail
+    short: bool = False
+    #: the reply asked for the board (``state``): its receipt is never the short one
+    wants_view: bool = False
 
     def as_context(self, lang: str = "en") -> dict[str, Any] | None:
         """What the answer shows: never the whole reply (a 10 MB reply must not get a 10 MB
@@ -100,6 +120,60 @@ def menu_context(engine: Engine[Any], state: Any, seat: int, lang: str) -> list[
             for n, c in enumerate(engine.menu(state, seat), start=1)]
 
 
+#: How often a player gets mail (see the module docstring); ``turns`` is the default.
+MAIL_MODES = ("every", "turns", "daily")
+
+#: Purposes that are receipts for a reply (shortened in ``turns``, left out in ``daily``).
+RECEIPTS = ("moved", "received")
+
+
+#: Menu lines a mail shows; the rest of the engine's menu (still valid numbers) and the legal
+#: moves the engine's own menu leaves out are on the ``more`` pages. Why 10: with the board and
+#: the digest, a turn mail then fits two phone screens (``python -m bench.mails``).
+MENU_SHOWN = 10
+
+
+def rest_of_menu(engine: Engine[Any], state: Any, seat: int) -> list[Any]:
+    """The legal moves the engine's menu leaves out (a long menu is cut to stay readable):
+    the ``more`` command pages through them, and a cut menu says so (never silently)."""
+    shown = {c.action for c in engine.menu(state, seat)}
+    return [c for c in engine.legal_actions(state, seat) if c.action not in shown]
+
+
+def more_entries(engine: Engine[Any], state: Any, seat: int) -> list[tuple[int | None, Any]]:
+    """What the ``more`` pages list: the menu's numbered lines past ``MENU_SHOWN`` (their
+    numbers work in a reply), then the legal moves outside the menu (no number: written)."""
+    menu = engine.menu(state, seat)
+    return ([(n, c) for n, c in enumerate(menu, start=1) if n > MENU_SHOWN]
+            + [(None, c) for c in rest_of_menu(engine, state, seat)])
+
+
+def menu_more_line(hidden: int, lang: str) -> str:
+    """The line under a cut menu: how many moves are not listed and how to see them."""
+    if hidden <= 0:
+        return ""
+    return {"en": f"… and {hidden} more move{'s' if hidden != 1 else ''} not listed: reply `more` to see "
+                  "them, or write any move as text.",
+            "vi": f"… và {hidden} nước đi khác không liệt kê: trả lời `xem thêm` (hoặc `more`) để xem, "
+                  "hoặc viết nước đi bằng chữ."}[lang if lang == "vi" else "en"]
+
+
+def next_line(names: list[str], to_act: frozenset[int], seat: int, deadline: str | None, over: bool,
+              lang: str) -> str:
+    """A receipt's "who is next" line: the seats that must act now and their deadline."""
+    vi = lang == "vi"
+    if over:
+        return ""
+    others = [names[s] for s in sorted(to_act) if s != seat]
+    if not others:
+        return ""
+    who = (" và " if vi else " and ").join(others)
+    line = f"Tiếp theo: {who}" if vi else f"Next: {who}"
+    if deadline:
+        line += f" (hạn chót {deadline})" if vi else f" (deadline {deadline})"
+    return line + "."
+
+
 def mail_to_seat(
     session: Session,
     ctx: AppContext,
@@ -115,11 +189,14 @@ def mail_to_seat(
     kind: str | None = None,
     extra: dict[str, Any] | None = None,
     view_state: Any = None,
+    short: bool = False,
 ) -> None:
     """Render and queue one mail for one seat, with the digest since its last mail.
 
     ``view_state`` (default ``state``) is the position the board is drawn from; the leak
-    test passes the engine's marker-planted copy here.
+    test passes the engine's marker-planted copy here. ``short`` (a receipt in the ``turns``
+    mode): no board, picture or menu — what was done, what it caused, who is next and the
+    deadline; ``state`` in a reply sends the whole view.
     """
     assert game.id is not None
     seat, lang = seat_row.seat, player.lang
@@ -130,15 +207,20 @@ def mail_to_seat(
     events, seat_row.last_log_id = events_since(session, game.id, seat, seat_row.last_log_id)
     digest = [event.text.get(lang) for _, event in events]
     view = engine.view(state if view_state is None else view_state, seat)
+    shows_menu = active and not short
+    deadline = format_deadline(game.deadline, player.tz, lang) if game.deadline else None
     values: dict[str, Any] = {
         "player": player.name,
         "players": names,
         "game": {"id": game.id, "title": engine.title},
         "digest": digest,
-        "board": engine.render_view(view, lang),
-        "picture": picture_for(engine.id, view, lang) if ctx.settings.pictures else None,
-        "menu": menu_context(engine, state, seat, lang) if active else [],
-        "deadline": format_deadline(game.deadline, player.tz, lang) if game.deadline and seat in to_act else None,
+        "board": "" if short else engine.render_view(view, lang),
+        "picture": picture_for(engine.id, view, lang) if ctx.settings.pictures and not short else None,
+        "menu": menu_context(engine, state, seat, lang)[:MENU_SHOWN] if shows_menu else [],
+        "menu_more": menu_more_line(len(more_entries(engine, state, seat)), lang) if shows_menu else "",
+        "deadline": deadline if seat in to_act else None,
+        "next": next_line(names, to_act, seat, deadline, not active, lang) if short else "",
+        "short": short,
         "to_act": seat in to_act,
         "waiting": len(to_act - {seat}),
         "outcome": outcome_text(stored_outcome(game) or engine.outcome(state), names, lang),
@@ -248,5 +330,18 @@ def queue_game_mails(
             purpose = "received" if engine.legal_actions(state, seat) else "moved"
         else:
             continue
+        mode = player.mail_mode if player.mail_mode in MAIL_MODES else "turns"
+        if purpose in RECEIPTS and mode == "daily" and not _needs_answer(results):
+            continue  # its effects wait for the daily digest or the next turn mail
+        wants_view = results is not None and (results.wants_view or results.wants_help)
+        extra = {"lines_first": first_mail_lines(names, player.lang)} if started else None
         mail_to_seat(session, ctx, game, engine, state, seat_row, player, purpose, names=names,
-                     results=results if seat == actor else None)
+                     results=results if seat == actor else None, extra=extra,
+                     short=purpose in RECEIPTS and mode != "every" and not wants_view)
+
+
+def _needs_answer(results: Results | None) -> bool:
+    """A reply is always answered, whatever the mode, when a line was not understood or
+    ignored, or when it asked for something besides the move (``state``, ``help``, ``log``…)."""
+    return results is not None and bool(results.not_understood or results.ignored or results.lines
+                                        or results.wants_help or results.wants_view)

@@ -123,7 +123,8 @@ class Renderer:
         ctx: dict[str, Any] = {
             "marker": MARKER, "service_name": self.service_name, "lang": lang, "game": None,
             "results": None, "digest": [], "board": "", "menu": [], "examples": [], "deadline": None, "lines": [], "commands": [],
-            "board_image": None, "games": [], "sections": [],
+            "board_image": None, "games": [], "sections": [], "menu_more": "", "next": "", "short": False,
+            "lines_first": [],
             **values,
         }
         picture = ctx.pop("picture", None)

@@ -23,8 +23,9 @@ from engines.contract import Engine, Event, Text, tr
 from engines.wording import fold, strip_fillers
 from service.addresses import bare_address
 from service.context import AppContext
+from service.outbound.howto import rules_lines
 from service.outbound.invitations import queue_invitations
-from service.outbound.notify import Results, mail_to_seat
+from service.outbound.notify import MAIL_MODES, Results, mail_to_seat, more_entries
 from service.outbound.render import format_deadline, subject_tag
 from service.play import seats as seat_api
 from service.play.start import create_game
@@ -171,6 +172,67 @@ def _set_calendar(player: Player | None, args: list[str], results: Results) -> N
     results.done.append(f"calendar {'on' if player.calendar else 'off'}")
 
 
+#: What players write after ``mail`` / ``thư`` (folded, see ``engines.wording.fold``) -> mode.
+MAIL_MODE_WORDS: dict[str, str] = {
+    "every": "every", "all": "every", "moi": "every", "tat ca": "every", "moi nuoc": "every",
+    "turns": "turns", "turn": "turns", "luot": "turns", "moi luot": "turns", "den luot": "turns",
+    "daily": "daily", "day": "daily", "ngay": "daily", "hang ngay": "daily", "moi ngay": "daily",
+}
+
+MAIL_MODE_TEXT = {
+    "every": tr("a full mail after each of your moves, with the board", "một thư đầy đủ sau mỗi nước đi của bạn, "
+                "kèm bàn chơi"),
+    "turns": tr("a mail when it is your turn or the game ends, and a short receipt for each reply",
+                "thư khi đến lượt bạn hoặc khi ván kết thúc, và một xác nhận ngắn cho mỗi thư trả lời"),
+    "daily": tr("a mail when it is your turn or the game ends, and one summary a day instead of receipts",
+                "thư khi đến lượt bạn hoặc khi ván kết thúc, và một bản tóm tắt mỗi ngày thay cho xác nhận"),
+}
+
+
+def mail_mode_line(player: Player) -> str:
+    """``Your mail: turns — …`` for help and the ``mail`` answer (``settings`` in help)."""
+    mode = player.mail_mode if player.mail_mode in MAIL_MODES else "turns"
+    vi_names = {"every": "mọi", "turns": "lượt", "daily": "ngày"}
+    if player.lang == "vi":
+        return (f"Thư của bạn: `thư {vi_names[mode]}` — {MAIL_MODE_TEXT[mode].vi}. "
+                "Đổi bằng `thư lượt`, `thư mọi` hoặc `thư ngày`.")
+    return (f"Your mail: `mail {mode}` — {MAIL_MODE_TEXT[mode].en}. "
+            "Change it with `mail turns`, `mail every` or `mail daily`.")
+
+
+def _set_mail(ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
+    if player is None:
+        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+    if not args:
+        results.done.append("mail")
+        results.lines.append(mail_mode_line(player))
+        return
+    mode = MAIL_MODE_WORDS.get(fold(" ".join(args)).strip(" .!"))
+    if mode is None:
+        raise CommandFailed(tr("Write `mail turns`, `mail every` or `mail daily`.",
+                               "Viết `thư lượt`, `thư mọi` hoặc `thư ngày` (hoặc `mail turns|every|daily`)."))
+    if mode == "daily" and player.mail_mode != "daily":
+        player.last_digest_at = ctx.clock.now()  # the first digest comes at the next digest hour
+    player.mail_mode = mode
+    results.done.append(f"mail {mode}")
+    results.lines.append(mail_mode_line(player))
+
+
+def _settings(player: Player | None, results: Results) -> None:
+    """``settings``: the player's language, time zone, calendar and mail setting, and how to change them."""
+    if player is None:
+        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+    vi = player.lang == "vi"
+    on = ("bật" if player.calendar else "tắt") if vi else ("on" if player.calendar else "off")
+    results.done.append("settings")
+    results.lines.extend([
+        (f"Ngôn ngữ: {player.lang} (`lang en` / `lang vi`)" if vi else f"Language: {player.lang} (`lang en` / `lang vi`)"),
+        (f"Múi giờ: {player.tz} (`tz Hanoi`)" if vi else f"Time zone: {player.tz} (`tz Hanoi`)"),
+        (f"Lịch: {on} (`calendar on|off`)" if vi else f"Calendar: {on} (`calendar on|off`)"),
+        mail_mode_line(player),
+    ])
+
+
 def _vacation(session: Session, ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
         raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
@@ -256,6 +318,48 @@ def _help(turn: Turn, args: list[str]) -> None:
 
 def _state(turn: Turn, args: list[str]) -> None:
     turn.results.done.append("state")
+    turn.results.wants_view = True
+
+
+def _rules(turn: Turn, args: list[str]) -> None:
+    """The game's rules in short (``engines.summary``), with the seat's current mail."""
+    turn.results.done.append("rules")
+    turn.results.lines.extend(rules_lines(turn.engine, turn.player.lang))
+    turn.results.title = Text("The rules in short", "Luật chơi tóm tắt").get(turn.player.lang)
+
+
+#: Lines of the rest of a long menu per ``more`` page (page 1 is the mail's own menu).
+PAGE_LINES = 20
+
+
+def _more(turn: Turn, args: list[str]) -> None:
+    """``more`` / ``more 3``: the moves a long menu leaves out, ``PAGE_LINES`` a page (page 1
+    is the mail's own menu). Lines of the engine's menu keep their numbers, which work in a
+    reply; moves outside it are listed as commands to write, so no number means two moves."""
+    lang = turn.player.lang
+    vi = lang == "vi"
+    if turn.game.status != "active" or not turn.engine.legal_actions(turn.state, turn.seat):
+        raise CommandFailed(tr("You have no move to choose now.", "Bây giờ bạn không có nước đi nào để chọn."))
+    entries = more_entries(turn.engine, turn.state, turn.seat)
+    if not entries:
+        raise CommandFailed(tr("The menu in your mail already lists every move.",
+                               "Danh sách trong thư đã có mọi nước đi."))
+    pages = (len(entries) + PAGE_LINES - 1) // PAGE_LINES + 1
+    page = int(args[0]) if args else 2
+    if not 2 <= page <= pages:
+        raise CommandFailed(tr(f"There are pages 2 to {pages} (page 1 is the menu in your mail).",
+                               f"Có các trang 2 đến {pages} (trang 1 là danh sách trong thư)."))
+    chunk = entries[(page - 2) * PAGE_LINES:(page - 1) * PAGE_LINES]
+    turn.results.done.append(f"more {page}")
+    turn.results.lines.append(
+        f"Các nước đi khác, trang {page}/{pages} — trả lời bằng số, hoặc viết nước đi như dưới đây:" if vi else
+        f"More moves, page {page} of {pages} — reply with the number, or write the move as shown:")
+    turn.results.lines.extend(f"  {n}. {c.command} — {c.label.get(lang)}" if n is not None
+                              else f"  {c.command} — {c.label.get(lang)}" for n, c in chunk)
+    if page < pages:
+        turn.results.lines.append(f"Trang sau: `trang {page + 1}`." if vi else f"Next page: `more {page + 1}`.")
+    turn.results.title = Text("More moves", "Thêm nước đi").get(lang)
+    turn.results.short = True
 
 
 def _log(turn: Turn, args: list[str]) -> None:
@@ -347,6 +451,15 @@ def _shared_commands(player: Callable[[Any], Player | None], session: Callable[[
                 lambda t, a: _vacation(session(t), ctx(t), player(t), a, results(t)), (1, 1), r"\d{1,4}"),
         Command(BACK_NAMES, "back", tr("I am back: end my absence", "tôi đã quay lại: kết thúc vắng mặt"),
                 lambda t, a: _back(session(t), ctx(t), player(t), a, results(t))),
+        Command(("settings", "cài đặt", "cai dat"), "settings",
+                tr("my settings: language, time zone, calendar, mail", "cài đặt của tôi: ngôn ngữ, múi giờ, lịch, thư"),
+                lambda t, a: _settings(player(t), results(t))),
+        Command(("mail", "thư"), "mail turns|every|daily",  # not "thu": a word of engine commands (thu tu)
+                tr("how much mail I get: turns (default: my turns and a short receipt per reply), every "
+                   "(a full mail after each move), daily (my turns and one summary a day)",
+                   "tôi nhận bao nhiêu thư: lượt (mặc định: khi đến lượt và xác nhận ngắn), mọi (thư đầy đủ "
+                   "sau mỗi nước đi), ngày (khi đến lượt và một bản tóm tắt mỗi ngày)"),
+                lambda t, a: _set_mail(ctx(t), player(t), a, results(t)), (0, 2)),
         Command(("calendar", "lịch", "lich"), "calendar on|off",
                 tr("turn mails carry the deadline as a calendar event", "thư đến lượt kèm hạn chót dạng sự kiện lịch"),
                 lambda t, a: _set_calendar(player(t), a, results(t)), (1, 1)),
@@ -358,6 +471,12 @@ GAME_COMMANDS: list[Command] = [
             tr("this help: the commands and the moves you can make now", "trợ giúp này: các lệnh và nước đi"), _help),
     Command(("state", "board", "trạng thái", "trang thai"), "state",
             tr("send me my view of the game again", "gửi lại thế cờ của tôi"), _state),
+    Command(("rules", "luật", "luat", "luật chơi", "luat choi"), "rules",
+            tr("the rules of this game in short", "luật chơi tóm tắt của ván này"), _rules),
+    Command(("more", "xem thêm", "xem them", "trang", "menu"), "more [PAGE]",
+            tr("the moves a long menu leaves out, a page at a time (more 3: page 3)",
+               "các nước đi không có trong danh sách dài, từng trang (trang 3: trang thứ 3)"),
+            _more, (0, 1), r"\d{1,3}"),
     Command(("log", "nhật ký", "nhat ky"), "log",
             tr(f"the last {LOG_LINES} things that happened that I may see, with their times",
                f"{LOG_LINES} sự kiện gần nhất, kèm thời gian"), _log),

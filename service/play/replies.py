@@ -20,7 +20,14 @@ from engines.contract import Action, CommandError, IllegalCommand, InvalidComman
 from service.context import AppContext
 from service.outbound.keys import KeyInfo
 from service.outbound.notify import Results, mail_to_seat, queue_game_mails
-from service.play.player_commands import GAME_COMMANDS, CommandFailed, Turn, find_command, help_lines
+from service.play.player_commands import (
+    GAME_COMMANDS,
+    CommandFailed,
+    Turn,
+    find_command,
+    help_lines,
+    mail_mode_line,
+)
 from service.play.seats import play_bot_seats, reclaim_seat
 from service.store.games import load, log_move, save_state, seats_of
 from service.store.models import Game, GameSeat, Outbox, Player
@@ -255,13 +262,14 @@ def answer_without_change(session: Session, ctx: AppContext, turn: Turn) -> None
     elif results.wants_help:
         purpose, kind = "help", "help"
         extra = {"commands": help_lines(GAME_COMMANDS, turn.player.lang)}
+        results.lines.append(mail_mode_line(turn.player))
         if not results.examples:
             results.examples = [c.command_in(turn.player.lang) for c in engine.menu(state, turn.seat)[:3]]
     else:
         purpose, kind = "info", "info"
-        extra = {"title": {"en": "Your game", "vi": "Ván chơi của bạn"}[turn.player.lang]}
+        extra = {"title": results.title or {"en": "Your game", "vi": "Ván chơi của bạn"}[turn.player.lang]}
     mail_to_seat(session, ctx, game, engine, state, seat_row, turn.player, purpose, names=names,
-                 results=results, kind=kind, extra=extra)
+                 results=results, kind=kind, extra=extra, short=results.short and purpose == "info")
 
 
 def answer_finished(session: Session, ctx: AppContext, game: Game, seat_row: GameSeat, player: Player) -> bool:

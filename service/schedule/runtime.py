@@ -39,6 +39,7 @@ from service.outbound.outbox import Sender, send_due, send_now
 from service.outbound.render import build_message
 from service.play.start import create_game
 from service.schedule.deadlines import DeadlinePolicy, act_on_missed, send_reminders
+from service.schedule.digests import send_daily_digests
 from service.store.claims import worker_token
 from service.store.games import StaleGame, create_player
 from service.store.locks import AdvisoryLock, job_lock
@@ -261,6 +262,9 @@ class Service:
                 s.commit()
         with self.session() as s:
             send_reminders(s, self.ctx)
+            s.commit()
+        with self.session() as s:
+            send_daily_digests(s, self.ctx)
             s.commit()
         self.advance_leagues()
         return swept

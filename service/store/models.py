@@ -35,6 +35,12 @@ class Player(SQLModel, table=True):
     last_reminder_at: datetime | None = None
     #: turn mails carry the deadline as an iCalendar event
     calendar: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    #: how often the player gets mail (``service.outbound.notify.MAIL_MODES``): ``every`` (a
+    #: full mail after each own move), ``turns`` (turn mails and short receipts) or ``daily``
+    #: (turn mails and one digest a day instead of receipts)
+    mail_mode: str = Field(default="turns", sa_column_kwargs={"server_default": "turns"})
+    #: when the last daily digest went out (``service.schedule.digests``)
+    last_digest_at: datetime | None = None
     created_at: datetime
 
 

@@ -1,7 +1,7 @@
 """worker claims on inbound mails (several workers on one database)
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-01 18:30:00
 """
 

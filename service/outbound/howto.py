@@ -1,0 +1,44 @@
+"""The first mail's "how to play by mail" lines and the ``rules`` answer's text.
+
+Why apart from ``notify``: what a newcomer needs to read is its own small piece of text,
+tested on its own (five lines, only the game's real names), and the ``rules`` command of
+``play.player_commands`` answers with the same summary the first mail points to.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.contract import Engine
+from engines.summary import rules_summary
+
+
+def first_mail_lines(names: list[str], lang: str) -> list[str]:
+    """Five lines: reply to play, a number or a command, one move per reply (quoting is fine),
+    deadlines and how often mail comes, and where the rules and commands are. The only
+    names used are the game's own players."""
+    if lang == "vi":
+        return [
+            "Cách chơi qua thư: trả lời thư mới nhất của ván này, viết phía trên dòng đánh dấu.",
+            "Viết số của một dòng trong danh sách (ví dụ `1`) hoặc viết nước đi bằng chữ — mỗi thư một nước đi.",
+            "Trích dẫn thư của chúng tôi bên dưới cũng được: chỉ những dòng mới của bạn được đọc.",
+            "Mỗi lựa chọn có hạn chót (ghi trong thư); bạn nhận thư khi đến lượt mình và một xác nhận ngắn cho "
+            "mỗi thư trả lời (`thư lượt|mọi|ngày` chọn bạn nhận bao nhiêu thư).",
+            f"Luật tóm tắt: trả lời `luật` (hoặc `rules`); mọi lệnh: `trợ giúp`. Người chơi: {', '.join(names)}.",
+        ]
+    return [
+        "How to play by mail: reply to the latest mail of this game, writing above the marker line.",
+        "Write the number of a menu line (e.g. `1`) or the move as text — one move per reply.",
+        "Quoting our mail below your answer is fine: only your own new lines are read.",
+        "Every decision has a deadline (shown in the mail); you get a mail when it is your turn and a short "
+        "receipt for each reply (`mail turns|every|daily` sets how much mail you get).",
+        f"The rules in short: reply `rules`; every command: `help`. Players: {', '.join(names)}.",
+    ]
+
+
+def rules_lines(engine: Engine[Any], lang: str) -> list[str]:
+    """The ``rules`` answer: the engine's summary, or a sentence saying there is none."""
+    lines = rules_summary(engine.id, lang)
+    if lines:
+        return lines
+    return ["Trò này chưa có bản tóm tắt luật." if lang == "vi" else "This game has no rules summary yet."]
