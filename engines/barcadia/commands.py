@@ -173,11 +173,11 @@ def describe_room(s: BarcadiaState, room: int) -> Text:
 def _room_text(room: int, tile_id: str) -> Text:
     """Cached: menus name the same rooms again and again."""
     if room == 0:
-        return tr("the Starting Point", "Điểm Xuất Phát")
+        return tr("the Starting Point")
     tile = content().rooms.get(tile_id)
     if tile is None:
-        return tr(f"room {room} (face down)", f"phòng {room} (úp)")
-    return tr(f"room {room} ({tile.name.en})", f"phòng {room} ({tile.name.vi})")
+        return tr("room {room} (face down)", room=room)
+    return tr("room {room} ({name})", room=room, name=tile.name)
 
 
 #: Compass directions in words (a map with north up), for labels in each language.
@@ -204,71 +204,67 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         known = describe_room(s, room)
         if d:  # "room 4 (face down, south of you)"
             known = Text(f"{known.en[:-1]}, {d.en} of you)", f"{known.vi[:-1]}, {d.vi} của bạn)")
-        return tr(f"Reveal {known.en} and enter it if you can", f"Lật {known.vi} và vào nếu được")
+        return tr("Reveal {known} and enter it if you can", known=known)
     if k == "enter":
         rooms = [describe_room(s, int(str(x))) for x in args]
-        return tr("Enter " + ", then ".join(r.en for r in rooms), "Vào " + ", rồi ".join(r.vi for r in rooms))
+        return Text("Enter " + ", then ".join(r.en for r in rooms), "Vào " + ", rồi ".join(r.vi for r in rooms))
     if k == "hoard":
         h = c.hoard
-        return tr(f"Fight the Grand Drink Guardian (level {h.level}, damage {h.damage}) for the win",
-                  f"Đấu Người Giữ Cửa Đồ Uống Vĩ Đại (cấp {h.level}, sát thương {h.damage}) để thắng")
+        return tr("Fight the Grand Drink Guardian (level {level}, damage {damage}) for the win", level=h.level, damage=h.damage)
     if k == "duel":
         o = int(str(args[0]))
-        return tr(f"Duel {s.players[o]} in room {s.pos[o]} (the loser takes 10 damage; win = swap rooms)",
-                  f"Đấu tay đôi với {s.players[o]} ở phòng {s.pos[o]} (người thua mất 10 HP; thắng = đổi phòng)")
+        return tr("Duel {players} in room {pos} (the loser takes 10 damage; win = swap rooms)", players=s.players[o], pos=s.pos[o])
     if k == "portal":
         room = int(str(args[0]))
         others = [o for o in s.occupants(room) if o != seat] if room != 0 else []
         if others:
-            return tr(f"Duel {s.players[others[0]]} through the portal in room {room}",
-                      f"Đấu tay đôi với {s.players[others[0]]} qua cổng ở phòng {room}")
-        return tr(f"Teleport to {room_label(room).en} (not an action)", f"Dịch chuyển tới {room_label(room).vi} (không tốn hành động)")
+            return tr("Duel {players} through the portal in room {room}", players=s.players[others[0]], room=room)
+        return tr("Teleport to {room_label} (not an action)", room_label=room_label(room))
     if k == "play":  # the card's text is in the hand list of the same mail, said once there
         card = c.loot[str(args[0])]
         if card.effect.kind in ("damage_player", "steal_loot"):
             who = s.players[int(str(args[1]))]
-            return tr(f"Play {card.name.en} on {who}", f"Dùng {card.name.vi} lên {who}")
+            return tr("Play {name} on {who}", name=card.name, who=who)
         if len(args) > 1:
             rooms = [room_label(int(str(x))) for x in args[1:]]  # room 0 is "the Starting Point"
-            return tr(f"Play {card.name.en} on " + " and ".join(r.en for r in rooms),
+            return Text(f"Play {card.name.en} on " + " and ".join(r.en for r in rooms),
                       f"Dùng {card.name.vi} vào " + " và ".join(r.vi for r in rooms))
-        return tr(f"Play {card.name.en}", f"Dùng {card.name.vi}")
+        return tr("Play {name}", name=card.name)
     if k == "pass":
         if s.pending or s.phase == "window":
-            return tr("Pass: play no card now", "Bỏ qua: không dùng thẻ nào lúc này")
-        return tr("End your turn", "Kết thúc lượt")
+            return tr("Pass: play no card now")
+        return tr("End your turn")
     if k == "autopass":
         if args[0]:
-            return tr("Pass, and stop asking me between turns (auto-pass)", "Bỏ qua và đừng hỏi tôi giữa các lượt nữa (tự bỏ qua)")
-        return tr("Turn auto-pass off (be asked between turns again)", "Tắt tự bỏ qua (được hỏi lại giữa các lượt)")
+            return tr("Pass, and stop asking me between turns (auto-pass)")
+        return tr("Turn auto-pass off (be asked between turns again)")
     if k == "team":
         o = int(str(args[0]))
-        return tr(f"Take {s.players[o]} as your teammate", f"Chọn {s.players[o]} làm đồng đội")
+        return tr("Take {players} as your teammate", players=s.players[o])
     if k == "boss":
         o = int(str(args[0]))
-        return tr(f"{s.players[o]} plays the Boss against you", f"{s.players[o]} đóng vai Trùm đấu với bạn")
+        return tr("{players} plays the Boss against you", players=s.players[o])
     if k == "wait":
-        return tr("Do not fight the Guardian now", "Chưa đấu Người Giữ Cửa lúc này")
+        return tr("Do not fight the Guardian now")
     if k == "drop":
         pu = c.powerups[str(args[0])]
         death = bool(s.pending) and s.pending[0]["kind"] == "death_drop"
         if death:
-            return tr(f"Leave {pu.name.en} where you died", f"Để lại {pu.name.vi} nơi bạn chết")
-        return tr(f"Give up {pu.name.en} (you then choose the room for it)", f"Bỏ {pu.name.vi} (rồi chọn phòng để đặt)")
+            return tr("Leave {name} where you died", name=pu.name)
+        return tr("Give up {name} (you then choose the room for it)", name=pu.name)
     if k == "put":
-        return tr(f"Put the Power-Up in {describe_room(s, int(str(args[0]))).en}",
-                  f"Đặt Thẻ Tăng Cường vào {describe_room(s, int(str(args[0]))).vi}")
+        return tr("Put the Power-Up in {describe_room}", describe_room=describe_room(s, int(str(args[0]))))
     if k == "keep":
         card = c.loot[str(args[0])]
-        return tr(f"Keep {card.name.en} (discard the rest)", f"Giữ {card.name.vi} (bỏ các thẻ khác)")
+        return tr("Keep {name} (discard the rest)", name=card.name)
     if k == "character":
         card = c.characters[str(args[0])]
-        return tr(f"Be the {card.name.en}", f"Chọn làm {card.name.vi}")
+        return tr("Be the {name}", name=card.name)
     if k == "place":
         q, r = int(str(args[0])), int(str(args[1]))
         near = _placed_neighbour(s, (q, r))
         side = COMPASS.get(near[1], (near[1], near[1]))
-        return tr(f"Place the next room face down at {q},{r} ({side[0]} of {room_label(near[0]).en})",
+        return Text(f"Place the next room face down at {q},{r} ({side[0]} of {room_label(near[0]).en})",
                   f"Đặt úp phòng tiếp theo tại {q},{r} ({side[1]} của {room_label(near[0]).vi})")
     return tr(k)
 
@@ -293,7 +289,7 @@ def _fail_invalid(s: BarcadiaState, text: str, legal: Sequence[Action]) -> Inval
     en = ", ".join(f"`{x}`" for x in _ex(s, legal, "en")[:4]) or "`pass`"
     vi = ", ".join(f"`{x}`" for x in _ex(s, legal, "vi")[:4]) or "`bỏ qua`"
     return InvalidCommand(
-        tr(f"Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command, "
+        Text(f"Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command, "
            f"such as {en}, or a number from the menu.",
            f"Không hiểu {text!r}: một dòng chỉ được tính khi cả dòng là lệnh. Hãy chỉ viết một lệnh, "
            f"như {vi}, hoặc một số trong danh sách."),
@@ -389,8 +385,7 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         for w in rest:
             who = _player(s, seat, w)
             if who is None:
-                raise IllegalCommand(tr(f"No player called {w!r}: write one of " + ", ".join(s.players),
-                                        f"Không có người chơi {w!r}: hãy viết một trong " + ", ".join(s.players)), _ex(s, legal))
+                raise IllegalCommand(tr("No player called {w!r}: write one of {join}", w=w, join=', '.join(s.players)), _ex(s, legal))
             given.append(who)
     elif verb == "autopass":
         if len(rest) > 1 or (rest and rest[0] not in OFF_WORDS | ON_WORDS):
@@ -432,11 +427,11 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
     if len(candidates) > 1:
         options = [format_action(s, a) for a in candidates[:8]]
         options_vi = [format_action(s, a, "vi") for a in candidates[:8]]
-        raise AmbiguousCommand(tr(f"{text!r} could mean several moves; nothing was done. Write one of: "
+        raise AmbiguousCommand(Text(f"{text!r} could mean several moves; nothing was done. Write one of: "
                                   + "; ".join(options),
                                   f"{text!r} có thể là nhiều nước đi; chưa làm gì cả. Hãy viết một trong: "
                                   + "; ".join(options_vi)), options)
     examples = _ex(s, legal)
-    raise IllegalCommand(tr(f"{text!r} is not possible now. You can write e.g.: " + "; ".join(examples),
+    raise IllegalCommand(Text(f"{text!r} is not possible now. You can write e.g.: " + "; ".join(examples),
                             f"{text!r} không thực hiện được lúc này. Bạn có thể viết: "
                             + "; ".join(_ex(s, legal, "vi"))), examples)

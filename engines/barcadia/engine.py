@@ -134,8 +134,7 @@ class BarcadiaEngine(Engine[BarcadiaState]):
         # Identity first: the action usually is one of the very objects legal_actions offered,
         # and comparing dataclasses one by one costs more than the rest of the check.
         if not any(a is action for a in legal) and action not in legal:
-            raise IllegalCommand(tr(f"{action.kind} {' '.join(str(a) for a in action.args)} is not legal now",
-                                    f"{action.kind} {' '.join(str(a) for a in action.args)} không hợp lệ lúc này"))
+            raise IllegalCommand(tr("{kind} {join} is not legal now", kind=action.kind, join=' '.join(str(a) for a in action.args)))
         s = state.clone()
         s.version += 1
         ev: Events = []
@@ -161,20 +160,17 @@ class BarcadiaEngine(Engine[BarcadiaState]):
         if state.winner >= 0:
             who = state.players[state.winner]
             return Outcome(frozenset({state.winner}), False,
-                           tr(f"{who} beat the Grand Drink Guardian and took the Drink Hoard",
-                              f"{who} đánh bại Người Giữ Cửa Đồ Uống Vĩ Đại và giành Kho Báu Đồ Uống"))
+                           tr("{who} beat the Grand Drink Guardian and took the Drink Hoard", who=who))
         # HB-71: a turn limit ended the game; the players are ranked by Power-Ups, then HP.
         ranking = limit_ranking(state)
         ranked = ranking_text([(state.players[p], *limit_key(state, p)) for p in ranking])
         limit = state.options.get("turn_limit")
         first, second = ranking[0], ranking[1]
         if limit_key(state, first) == limit_key(state, second):
-            return Outcome(frozenset(), True, tr(f"the turn limit ({limit}) was reached with a tie at the top: {ranked.en}",
-                                                 f"đã hết giới hạn {limit} lượt, đồng hạng nhất: {ranked.vi}"))
+            return Outcome(frozenset(), True, tr("the turn limit ({limit}) was reached with a tie at the top: {ranked}", limit=limit, ranked=ranked))
         who = state.players[first]
         return Outcome(frozenset({first}), False,
-                       tr(f"the turn limit ({limit}) was reached and {who} leads on Power-Ups, then HP: {ranked.en}",
-                          f"đã hết giới hạn {limit} lượt và {who} dẫn đầu về Thẻ Tăng Cường, rồi HP: {ranked.vi}"))
+                       tr("the turn limit ({limit}) was reached and {who} leads on Power-Ups, then HP: {ranked}", limit=limit, who=who, ranked=ranked))
 
     def score(self, state: BarcadiaState) -> dict[Seat, float]:
         """HB-71 for leagues: each seat's standing by Power-Ups, then HP, as a number in 0..1 (the

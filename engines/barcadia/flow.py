@@ -58,7 +58,7 @@ from engines.barcadia.state import (
     new_turn_flags,
 )
 from engines.barcadia.words import played_text
-from engines.contract import Action, Seat, tr
+from engines.contract import Action, Seat, Text, tr
 from engines.rng import Rng
 
 
@@ -91,12 +91,11 @@ def use_action(s: BarcadiaState) -> None:
 def turn_action(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     t = s.turn
     if a.kind == "pass":
-        say(ev, f"{name(s, seat)} ends the turn.", f"{name(s, seat)} kết thúc lượt.")
+        say(ev, tr("{name} ends the turn.", name=name(s, seat)))
         t["over"] = True
     elif a.kind == "autopass":
         s.autopass[seat] = bool(a.args[0])
-        say(ev, "Auto-pass is off: you will be asked between turns again.",
-            "Đã tắt tự bỏ qua: bạn sẽ được hỏi giữa các lượt.", frozenset({seat}))
+        say(ev, tr("Auto-pass is off: you will be asked between turns again."), frozenset({seat}))
     elif a.kind == "duel":
         t["duels"] -= 1
         duel(s, seat, int(str(a.args[0])), ev)
@@ -124,11 +123,10 @@ def teleport(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     if occupants:
         if R.PORTAL_DUEL_USES_DUEL:
             s.turn["duels"] -= 1
-        say(ev, f"{name(s, seat)} steps through the portal to {room_label(room).en}.",
-            f"{name(s, seat)} bước qua cổng tới {room_label(room).vi}.")
+        say(ev, tr("{name} steps through the portal to {room_label}.", name=name(s, seat), room_label=room_label(room)))
         duel(s, seat, occupants[0], ev, into=room)
         return
-    say(ev, f"{name(s, seat)} teleports to {room_label(room).en}.", f"{name(s, seat)} dịch chuyển tới {room_label(room).vi}.")
+    say(ev, tr("{name} teleports to {room_label}.", name=name(s, seat), room_label=room_label(room)))
     enter(s, seat, room, ev)
 
 
@@ -143,28 +141,26 @@ def reveal(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     assert tile is not None
     c = content()
     kind_en, kind_vi = KIND_NAMES[tile.kind]
-    kind = tr(kind_en, kind_vi)  # a word pair of the content, kept as it is
-    stats = tr(f" (level {tile.level}, damage {tile.damage})", f" (cấp {tile.level}, sát thương {tile.damage})") \
-        if tile.level else tr(f" (damage {tile.damage})", f" (sát thương {tile.damage})") if tile.damage else tr("")
-    say(ev, f"{name(s, seat)} reveals room {room}: {tile.name.en}, a {kind.en}{stats.en}.",
-        f"{name(s, seat)} lật mở phòng {room}: {tile.name.vi}, {kind.vi}{stats.vi}.")
+    kind = Text(kind_en, kind_vi)  # a word pair of the content, kept as it is
+    stats = tr(" (level {level}, damage {damage})", level=tile.level, damage=tile.damage) \
+        if tile.level else tr(" (damage {damage})", damage=tile.damage) if tile.damage else tr("")
+    say(ev, tr("{name} reveals room {room}: {name2}, a {kind}{stats}.", name=name(s, seat), room=room, name2=tile.name, kind=kind, stats=stats))
     if tile.kind == "monster":
         fight_monster(s, seat, room, ev)
     elif tile.kind in ("team", "boss"):
         s.pending.append({"kind": "teammate" if tile.kind == "team" else "boss", "seat": seat, "room": room})
     elif tile.kind == "reward":
-        say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
+        say(ev, tr("{name} enters room {room}.", name=name(s, seat), room=room))
         move_into(s, seat, room, ev)
         grant(s, seat, tile, ev)
     elif tile.kind == "portal":
-        say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
+        say(ev, tr("{name} enters room {room}.", name=name(s, seat), room=room))
         move_into(s, seat, room, ev)
     elif tile.kind == "hoard":
         if len(s.powerups[seat]) >= R.POWERUPS_TO_ATTEMPT:
             s.pending.append({"kind": "guardian", "seat": seat, "room": room})
         else:
-            say(ev, f"{name(s, seat)} has fewer than 3 Power-Ups and stays put (Guardian level {c.hoard.level}).",
-                f"{name(s, seat)} có ít hơn 3 Thẻ Tăng Cường nên đứng yên (Người Giữ Cửa cấp {c.hoard.level}).")
+            say(ev, tr("{name} has fewer than 3 Power-Ups and stays put (Guardian level {level}).", name=name(s, seat), level=c.hoard.level))
 
 
 KIND_NAMES = {
@@ -192,11 +188,11 @@ def play_loot(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     who = name(s, seat)
     target = name(s, args[0]) if e.kind in ("damage_player", "steal_loot") and args else ""
     if target:
-        say(ev, f"{who} plays {card.name.en} on {target}.", f"{who} dùng {card.name.vi} lên {target}.")
+        say(ev, tr("{who} plays {name} on {target}.", who=who, name=card.name, target=target))
     elif does:
-        say(ev, f"{who} plays {card.name.en} ({does.en}).", f"{who} dùng {card.name.vi} ({does.vi}).")
+        say(ev, tr("{who} plays {name} ({does}).", who=who, name=card.name, does=does))
     else:
-        say(ev, f"{who} plays {card.name.en}.", f"{who} dùng {card.name.vi}.")
+        say(ev, tr("{who} plays {name}.", who=who, name=card.name))
     t = s.turn
     if e.kind == "heal":
         heal(s, seat, e.amount, ev)
@@ -209,7 +205,7 @@ def play_loot(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     elif e.kind == "trap":
         s.rooms[args[0]][TRAPS] += 1
         s.traps_left -= 1
-        say(ev, f"A trap is set in room {args[0]}.", f"Một cạm bẫy được đặt ở phòng {args[0]}.")
+        say(ev, tr("A trap is set in room {args}.", args=args[0]))
     elif e.kind == "disarm_target":
         t["disarm"] = e.amount
     elif e.kind == "swap_rooms":
@@ -223,14 +219,14 @@ def play_loot(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     elif e.kind == "clear_traps":
         s.traps_left += s.rooms[args[0]][TRAPS]
         s.rooms[args[0]][TRAPS] = 0
-        say(ev, f"Room {args[0]} is cleared of traps.", f"Phòng {args[0]} được gỡ sạch bẫy.")
+        say(ev, tr("Room {args} is cleared of traps.", args=args[0]))
     elif e.kind == "extra_duel":
         t["duels"] += 1
     elif e.kind == "damage_adjacent":
         for o in moves.adjacent_opponents(s, seat):
             damage(s, o, e.amount, "Loot", ev)
     elif e.kind == "recall":
-        say(ev, f"{name(s, seat)} returns to the Starting Point.", f"{name(s, seat)} quay về Điểm Xuất Phát.")
+        say(ev, tr("{name} returns to the Starting Point.", name=name(s, seat)))
         move_into(s, seat, 0, ev)
     elif e.kind == "blink":
         enter(s, seat, args[0], ev)
@@ -241,7 +237,7 @@ def play_loot(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
 def swap_rooms(s: BarcadiaState, a: int, b: int, ev: Events) -> None:
     """Tiles change places with everything on them; positions (room numbers) stay."""
     s.rooms[a], s.rooms[b] = s.rooms[b], s.rooms[a]
-    say(ev, f"Rooms {a} and {b} swap places.", f"Phòng {a} và {b} đổi chỗ cho nhau.")
+    say(ev, tr("Rooms {a} and {b} swap places.", a=a, b=b))
 
 
 def steal(s: BarcadiaState, seat: Seat, victim: Seat, ev: Events) -> None:
@@ -251,9 +247,8 @@ def steal(s: BarcadiaState, seat: Seat, victim: Seat, ev: Events) -> None:
     card = s.hands[victim].pop(i)
     s.hands[seat].append(card)
     shown = card_of(card).name
-    say(ev, f"{name(s, seat)} steals a Loot card from {name(s, victim)}.",
-        f"{name(s, seat)} lấy trộm một thẻ Chiến Lợi Phẩm của {name(s, victim)}.")
-    say(ev, f"The stolen card is {shown.en}.", f"Thẻ bị lấy là {shown.vi}.", frozenset({seat, victim}))
+    say(ev, tr("{name} steals a Loot card from {name2}.", name=name(s, seat), name2=name(s, victim)))
+    say(ev, tr("The stolen card is {shown}.", shown=shown), frozenset({seat, victim}))
 
 
 # ---------------------------------------------------------------------------
@@ -271,7 +266,7 @@ def resolve_pending(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None
         if a.kind == "hoard":
             fight_guardian(s, seat, p["room"], ev)
         else:
-            say(ev, f"{name(s, seat)} does not fight the Guardian now.", f"{name(s, seat)} chưa đấu Người Giữ Cửa lúc này.")
+            say(ev, tr("{name} does not fight the Guardian now.", name=name(s, seat)))
     elif kind == "overflow":
         s.pending.insert(0, {"kind": "stash", "seat": seat, "pu": a.args[0]})
     elif kind == "stash":
@@ -338,8 +333,7 @@ def record_choice(s: BarcadiaState, seat: Seat, a: Action) -> bool:
 
 def choose_in_window(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> None:
     record_choice(s, seat, a)  # nothing public: a secret choice, and "has chosen" lines were noise
-    say(ev, "Your between-turns choice is recorded; you may change it until everyone asked has chosen.",
-        "Lựa chọn giữa lượt của bạn đã được ghi; bạn có thể đổi cho tới khi mọi người được hỏi đã chọn.",
+    say(ev, tr("Your between-turns choice is recorded; you may change it until everyone asked has chosen."),
         frozenset({seat}))
 
 
@@ -349,15 +343,14 @@ def resolve_window_round(s: BarcadiaState, ev: Events) -> None:
         a = Action.from_json(s.window["chosen"][str(seat)])
         if a.kind == "autopass":
             s.autopass[seat] = True
-            say(ev, f"{name(s, seat)} passes and turns auto-pass on.", f"{name(s, seat)} bỏ qua và bật tự bỏ qua.")
+            say(ev, tr("{name} passes and turns auto-pass on.", name=name(s, seat)))
         elif a.kind == "pass":
             pass  # passing changes nothing: not told (a round where all pass leaves no line)
         elif a in moves.loot_plays(s, seat, "between"):
             play_loot(s, seat, a, ev)
             again.append(seat)
         else:  # the position changed since the choice (e.g. the room filled up with traps)
-            say(ev, f"{name(s, seat)}'s card can no longer be played and stays in hand.",
-                f"Thẻ của {name(s, seat)} không còn dùng được và được giữ lại trên tay.")
+            say(ev, tr("{name}'s card can no longer be played and stays in hand.", name=name(s, seat)))
             again.append(seat)  # asked again: they did not pass
     s.window = {"open": False, "next": again, "asked": [], "chosen": {}}
 
@@ -370,7 +363,7 @@ def open_window_round(s: BarcadiaState, ev: Events) -> bool:
     s.step_version = s.version
     # Told only to those asked (their mail asks them anyway); the others see what gets played.
     who = ", ".join(name(s, x) for x in asked)
-    say(ev, f"Between turns: {who} may play a between-turns card.", f"Giữa lượt: {who} có thể dùng thẻ giữa lượt.",
+    say(ev, tr("Between turns: {who} may play a between-turns card.", who=who),
         frozenset(asked))
     return True
 
@@ -382,14 +375,13 @@ def next_turn(s: BarcadiaState, ev: Events) -> None:
     if limit and s.turns >= limit:
         s.phase = PHASE_OVER
         s.end_reason = "limit"
-        say(ev, f"{limit} turns have been played: the game ends and the players are ranked by Power-Ups, then HP.",
-            f"Đã chơi {limit} lượt: trò chơi kết thúc, người chơi được xếp hạng theo Thẻ Tăng Cường, rồi HP.")
+        say(ev, tr("{limit} turns have been played: the game ends and the players are ranked by Power-Ups, then HP.", limit=limit))
         return
     s.turn_seat = (s.turn_seat + 1) % s.n
     s.phase = PHASE_TURN
     s.turn = new_turn_flags()
     seat = s.turn_seat
-    say(ev, f"It is {name(s, seat)}'s turn.", f"Đến lượt {name(s, seat)}.")
+    say(ev, tr("It is {name}'s turn.", name=name(s, seat)))
     healing = sum(e.amount for e in permanent_effects(s, seat) if e.kind == "start_heal")
     if healing and s.hp[seat] < R.FULL_HP:
         heal(s, seat, healing, ev)
@@ -437,12 +429,9 @@ def choose_character(s: BarcadiaState, seat: Seat, a: Action, ev: Events) -> Non
     first = record_choice(s, seat, a)
     s.window["order"] = [x for x in s.window["order"] if x != seat] + [seat]  # ``record_choice`` made a new window
     if first:
-        say(ev, f"{name(s, seat)} has chosen a character.", f"{name(s, seat)} đã chọn nhân vật.")
+        say(ev, tr("{name} has chosen a character.", name=name(s, seat)))
     card = content().characters[str(a.args[0])]
-    say(ev, f"Your choice, the {card.name.en}, is recorded; you may change it until everyone has chosen. "
-            "If two players want the same character, the one who chose first gets it.",
-        f"Lựa chọn {card.name.vi} của bạn đã được ghi; bạn có thể đổi cho tới khi mọi người đã chọn. "
-        "Nếu hai người cùng chọn một nhân vật, người chọn trước được nhận.", frozenset({seat}))
+    say(ev, tr("Your choice, the {name}, is recorded; you may change it until everyone has chosen. If two players want the same character, the one who chose first gets it.", name=card.name), frozenset({seat}))
 
 
 def resolve_character_round(s: BarcadiaState, ev: Events) -> None:
@@ -456,20 +445,16 @@ def resolve_character_round(s: BarcadiaState, ev: Events) -> None:
         if cid in s.characters:
             holder = s.characters.index(cid)
             again.append(seat)
-            say(ev, f"{name(s, seat)} chose the {card.name.en} too, but {name(s, holder)} chose first: "
-                    f"{name(s, seat)} chooses again.",
-                f"{name(s, seat)} cũng chọn {card.name.vi}, nhưng {name(s, holder)} chọn trước: "
-                f"{name(s, seat)} chọn lại.")
+            say(ev, tr("{name} chose the {name2} too, but {name3} chose first: {name} chooses again.", name=name(s, seat), name2=card.name, name3=name(s, holder)))
             continue
         s.characters[seat] = cid
-        say(ev, f"{name(s, seat)} is the {card.name.en}.", f"{name(s, seat)} là {card.name.vi}.")
+        say(ev, tr("{name} is the {name2}.", name=name(s, seat), name2=card.name))
         say(ev, card.text, frozenset({seat}))  # "Signature Move: ..."
     free = moves.free_characters(s)
     if len(again) == 1 and len(free) == 1:  # the last character left: nothing to choose
         s.characters[again[0]] = free[0]
         card = chars[free[0]]
-        say(ev, f"{name(s, again[0])} is the {card.name.en}, the one character left.",
-            f"{name(s, again[0])} là {card.name.vi}, nhân vật còn lại.")
+        say(ev, tr("{name} is the {name2}, the one character left.", name=name(s, again[0]), name2=card.name))
         say(ev, card.text, frozenset({again[0]}))
         again = []
     if again:
@@ -478,11 +463,9 @@ def resolve_character_round(s: BarcadiaState, ev: Events) -> None:
     s.window = {}
     s.phase = PHASE_PLACE if s.placing else PHASE_TURN
     if s.phase == PHASE_TURN:
-        say(ev, f"Every hero has a character. {name(s, s.turn_seat)} goes first.",
-            f"Mọi anh hùng đã có nhân vật. {name(s, s.turn_seat)} đi trước.")
+        say(ev, tr("Every hero has a character. {name} goes first.", name=name(s, s.turn_seat)))
     else:
-        say(ev, "Every hero has a character. Now the dungeon is built, room by room.",
-            "Mọi anh hùng đã có nhân vật. Giờ xây hầm ngục, từng phòng một.")
+        say(ev, tr("Every hero has a character. Now the dungeon is built, room by room."))
 
 
 # ---------------------------------------------------------------------------
@@ -495,10 +478,8 @@ def place_tile(s: BarcadiaState, seat: Seat, q: int, r: int, ev: Events) -> None
     s.layout = [*s.layout, [q, r]]  # a new list: layouts are shared between states, never mutated
     s.rooms.append(empty_room(tiles.pop()))
     order.pop(0)
-    say(ev, f"{name(s, seat)} places room {len(s.rooms) - 1} face down at {q},{r}.",
-        f"{name(s, seat)} đặt úp phòng {len(s.rooms) - 1} tại {q},{r}.")
+    say(ev, tr("{name} places room {value} face down at {q},{r}.", name=name(s, seat), value=len(s.rooms) - 1, q=q, r=r))
     if not order:
         s.phase = PHASE_TURN
         s.placing = {}
-        say(ev, f"The dungeon is built. {name(s, s.turn_seat)} goes first.",
-            f"Hầm ngục đã xong. {name(s, s.turn_seat)} đi trước.")
+        say(ev, tr("The dungeon is built. {name} goes first.", name=name(s, s.turn_seat)))

@@ -30,7 +30,7 @@ def name(s: BarcadiaState, seat: Seat) -> str:
 
 
 def room_label(room: int) -> Text:
-    return tr("the Starting Point", "Điểm Xuất Phát") if room == 0 else tr(f"room {room}", f"phòng {room}")
+    return tr("the Starting Point") if room == 0 else tr("room {room}", room=room)
 
 
 def tile_of(s: BarcadiaState, room: int) -> Room | None:
@@ -149,8 +149,7 @@ def natural_twenty(s: BarcadiaState, ev: Events) -> None:
     s.house_rule = s.house_deck.pop(0)
     s.house_deck.append(old)
     rule = content().house_rules[s.house_rule]
-    say(ev, f"A natural 20! The House Rule is now {rule.name.en}: {rule.text.en}",
-        f"Tung được 20! Luật Nhà mới: {rule.name.vi}: {rule.text.vi}")
+    say(ev, tr("A natural 20! The House Rule is now {name}: {text}", name=rule.name, text=rule.text))
 
 
 # ---------------------------------------------------------------------------
@@ -160,8 +159,7 @@ def natural_twenty(s: BarcadiaState, ev: Events) -> None:
 def heal(s: BarcadiaState, seat: Seat, amount: int, ev: Events) -> None:
     before = s.hp[seat]
     s.hp[seat] = min(R.FULL_HP, before + amount)
-    say(ev, f"{name(s, seat)} heals {s.hp[seat] - before} HP ({before} → {s.hp[seat]}).",
-        f"{name(s, seat)} hồi {s.hp[seat] - before} HP ({before} → {s.hp[seat]}).")
+    say(ev, tr("{name} heals {value} HP ({before} → {hp}).", name=name(s, seat), value=s.hp[seat] - before, before=before, hp=s.hp[seat]))
 
 
 def damage(s: BarcadiaState, seat: Seat, amount: int, scope: str, ev: Events) -> bool:
@@ -173,12 +171,10 @@ def damage(s: BarcadiaState, seat: Seat, amount: int, scope: str, ev: Events) ->
         absorbed = min(s.shield[seat], amount)
         amount -= absorbed
         s.shield[seat] = 0
-        say(ev, f"{name(s, seat)}'s Iron Flask absorbs {absorbed} damage.",
-            f"Bình Sắt của {name(s, seat)} chặn {absorbed} sát thương.")
+        say(ev, tr("{name}'s Iron Flask absorbs {absorbed} damage.", name=name(s, seat), absorbed=absorbed))
     before = s.hp[seat]
     s.hp[seat] = max(0, before - amount)
-    say(ev, f"{name(s, seat)} takes {amount} damage ({before} → {s.hp[seat]} HP).",
-        f"{name(s, seat)} chịu {amount} sát thương ({before} → {s.hp[seat]} HP).")
+    say(ev, tr("{name} takes {amount} damage ({before} → {hp} HP).", name=name(s, seat), amount=amount, before=before, hp=s.hp[seat]))
     if s.hp[seat] > 0:
         return False
     die(s, seat, ev)
@@ -188,8 +184,7 @@ def damage(s: BarcadiaState, seat: Seat, amount: int, scope: str, ev: Events) ->
 def die(s: BarcadiaState, seat: Seat, ev: Events) -> None:
     """HB-64..66: drop a Power-Up where you stood, keep one Loot card, back to the SP at FULL."""
     room = s.pos[seat]
-    say(ev, f"{name(s, seat)} dies in {room_label(room).en} and returns to the Starting Point at full health.",
-        f"{name(s, seat)} chết tại {room_label(room).vi} và quay về Điểm Xuất Phát với máu đầy.")
+    say(ev, tr("{name} dies in {room_label} and returns to the Starting Point at full health.", name=name(s, seat), room_label=room_label(room)))
     s.pos[seat] = 0
     s.hp[seat] = R.FULL_HP
     s.shield[seat] = 0
@@ -212,11 +207,9 @@ def drop_powerup(s: BarcadiaState, seat: Seat, pu: str, room: int, ev: Events) -
     card = content().powerups[pu]
     if room == 0:
         s.powerup_deck.insert(0, pu)  # the deck draws from its end: index 0 is the bottom
-        say(ev, f"{name(s, seat)}'s {card.name.en} goes to the bottom of the Power-Up deck.",
-            f"{card.name.vi} của {name(s, seat)} về dưới cùng chồng Thẻ Tăng Cường.")
+        say(ev, tr("{name}'s {name2} goes to the bottom of the Power-Up deck.", name=name(s, seat), name2=card.name))
         return
-    say(ev, f"{name(s, seat)} leaves {card.name.en} in room {room}.",
-        f"{name(s, seat)} để lại {card.name.vi} ở phòng {room}.")
+    say(ev, tr("{name} leaves {name2} in room {room}.", name=name(s, seat), name2=card.name, room=room))
     occupants = s.occupants(room)
     if occupants:  # HB-62: an occupied room holds no drops; its occupant takes it at once
         gain_powerup(s, occupants[0], pu, ev)
@@ -232,9 +225,7 @@ def keep_one_loot(s: BarcadiaState, seat: Seat, keep: str, ev: Events) -> None:
         thrown.remove(keep)
     s.loot_discard.extend(thrown)
     s.hands[seat] = [keep] if keep else []
-    say(ev, f"{name(s, seat)} discards {len(thrown)} Loot card{'' if len(thrown) == 1 else 's'} and keeps "
-        f"{len(s.hands[seat])}.",
-        f"{name(s, seat)} bỏ {len(thrown)} thẻ Chiến Lợi Phẩm và giữ {len(s.hands[seat])}.")
+    say(ev, tr("{name} discards {n} Loot card{value} and keeps {n2}.", name=name(s, seat), n=len(thrown), value='' if len(thrown) == 1 else 's', n2=len(s.hands[seat])))
 
 
 # ---------------------------------------------------------------------------
@@ -251,18 +242,17 @@ def gain_loot(s: BarcadiaState, seat: Seat, count: int, ev: Events) -> None:
             rng = Rng(s.rng)
             rng.shuffle(s.loot_deck)
             s.rng = rng.state
-            say(ev, "The Loot deck is empty: the discard pile is shuffled into a new deck.",
-                "Chồng Chiến Lợi Phẩm hết: chồng bỏ được xáo thành chồng mới.")
+            say(ev, tr("The Loot deck is empty: the discard pile is shuffled into a new deck."))
         if not s.loot_deck:
-            say(ev, "No Loot card is left to draw.", "Không còn thẻ Chiến Lợi Phẩm nào để rút.")
+            say(ev, tr("No Loot card is left to draw."))
             break
         got.append(s.loot_deck.pop())
     s.hands[seat].extend(got)
     if got:
         c = content()
-        say(ev, f"{name(s, seat)} gains {len(got)} Loot card{'' if len(got) == 1 else 's'}.", f"{name(s, seat)} nhận {len(got)} thẻ Chiến Lợi Phẩm.")
+        say(ev, tr("{name} gains {n} Loot card{value}.", name=name(s, seat), n=len(got), value='' if len(got) == 1 else 's'))
         gained = {lang: ", ".join(c.loot[g].name.get(lang) for g in got) for lang in i18n.languages()}
-        say(ev, f"You gain: {gained['en']}.", f"Bạn nhận: {gained['vi']}.", frozenset({seat}))
+        say(ev, tr("You gain: {gained}.", gained=gained), frozenset({seat}))
 
 
 def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:
@@ -270,8 +260,8 @@ def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:
     s.powerups[seat].append(pu)
     card = content().powerups[pu]
     # The card speaks to its holder ("+2 to your rolls"): its text goes to the holder only.
-    say(ev, f"{name(s, seat)} gains the Power-Up {card.name.en}.", f"{name(s, seat)} nhận Thẻ Tăng Cường {card.name.vi}.")
-    say(ev, f"{card.name.en}: {card.text.en}", f"{card.name.vi}: {card.text.vi}", frozenset({seat}))
+    say(ev, tr("{name} gains the Power-Up {name2}.", name=name(s, seat), name2=card.name))
+    say(ev, tr("{name}: {text}", name=card.name, text=card.text), frozenset({seat}))
     queued = any(p["kind"] in ("overflow", "stash") and p["seat"] == seat for p in s.pending)
     if len(s.powerups[seat]) > R.MAX_POWERUPS and not queued:
         s.pending.append({"kind": "overflow", "seat": seat})
@@ -279,7 +269,7 @@ def gain_powerup(s: BarcadiaState, seat: Seat, pu: str, ev: Events) -> None:
 
 def draw_powerup(s: BarcadiaState, seat: Seat, ev: Events) -> None:
     if not s.powerup_deck:  # HB-55
-        say(ev, "The Power-Up deck is empty: no Power-Up is gained.", "Chồng Thẻ Tăng Cường đã hết: không nhận được gì.")
+        say(ev, tr("The Power-Up deck is empty: no Power-Up is gained."))
         return
     gain_powerup(s, seat, s.powerup_deck.pop(), ev)
 
@@ -305,11 +295,9 @@ def spring_traps(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> bool:
         s.traps_left += 1
         die_roll, total = roll(s, seat, "Trap", ev)
         if total >= target:
-            say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against {target}: a trap in room {room} is disarmed.",
-                f"{name(s, seat)} tung {shown(die_roll, total)} so với {target}: gỡ được một bẫy ở phòng {room}.")
+            say(ev, tr("{name} rolled {shown} against {target}: a trap in room {room} is disarmed.", name=name(s, seat), shown=shown(die_roll, total), target=target, room=room))
             continue
-        say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against {target}: a trap in room {room} goes off.",
-            f"{name(s, seat)} tung {shown(die_roll, total)} so với {target}: một bẫy ở phòng {room} phát nổ.")
+        say(ev, tr("{name} rolled {shown} against {target}: a trap in room {room} goes off.", name=name(s, seat), shown=shown(die_roll, total), target=target, room=room))
         if damage(s, seat, house_amount(s, "trap_damage", R.TRAP_DAMAGE), "Trap", ev):
             return False
     return True
@@ -328,7 +316,7 @@ def enter(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> bool:
     """Enter by any means: traps first, then the pick-up. False if the seat died on the way."""
     if not spring_traps(s, seat, room, ev):
         return False
-    say(ev, f"{name(s, seat)} enters {room_label(room).en}.", f"{name(s, seat)} vào {room_label(room).vi}.")
+    say(ev, tr("{name} enters {room_label}.", name=name(s, seat), room_label=room_label(room)))
     move_into(s, seat, room, ev)
     return True
 
@@ -344,8 +332,7 @@ def fight_monster(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     die_roll, total = roll(s, seat, "Monster", ev)
     won = total >= tile.level
     verdict = outcome_words(s, seat, room, tile, won)
-    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {tile.level}: {verdict.en}.",
-        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {tile.level}: {verdict.vi}.")
+    say(ev, tr("{name} rolled {shown} against level {level}: {verdict}.", name=name(s, seat), shown=shown(die_roll, total), level=tile.level, verdict=verdict))
     if won:
         win_room(s, seat, room, tile, ev, told=True)
     else:
@@ -356,17 +343,15 @@ def fight_monster(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
 def outcome_words(s: BarcadiaState, seat: Seat, room: int, tile: Room, won: bool) -> Text:
     """"the Skeleton is beaten; Chi enters room 3": the fight's result and what follows, one line."""
     if won:
-        return Text(f"the {tile.name.en} is beaten; {name(s, seat)} enters room {room}",
-                    f"{tile.name.vi} bị đánh bại; {name(s, seat)} vào phòng {room}")
-    return Text(f"the {tile.name.en} wins; room {room} turns face down again",
-                f"{tile.name.vi} thắng; phòng {room} bị úp xuống lại")
+        return tr("the {name} is beaten; {name2} enters room {room}", name=tile.name, name2=name(s, seat), room=room)
+    return tr("the {name} wins; room {room} turns face down again", name=tile.name, room=room)
 
 
 def win_room(s: BarcadiaState, seat: Seat, room: int, tile: Room, ev: Events, told: bool = False) -> None:
     """``told``: the verdict line already said that the winner enters."""
     s.rooms[room][BEATEN] = True
     if not told:
-        say(ev, f"{name(s, seat)} enters room {room}.", f"{name(s, seat)} vào phòng {room}.")
+        say(ev, tr("{name} enters room {room}.", name=name(s, seat), room=room))
     move_into(s, seat, room, ev)
     grant(s, seat, tile, ev)
 
@@ -375,7 +360,7 @@ def lose_room(s: BarcadiaState, room: int, ev: Events, told: bool = False) -> No
     """HB-27: an undefeated Monster, Team Battle or Boss turns face down again."""
     s.rooms[room][UP] = False
     if not told:
-        say(ev, f"Room {room} turns face down again.", f"Phòng {room} bị úp xuống lại.")
+        say(ev, tr("Room {room} turns face down again.", room=room))
 
 
 def team_battle(s: BarcadiaState, seat: Seat, mate: Seat, room: int, ev: Events) -> None:
@@ -386,10 +371,7 @@ def team_battle(s: BarcadiaState, seat: Seat, mate: Seat, room: int, ev: Events)
     d2, t2 = roll(s, mate, "Team", ev)
     won = t1 + t2 >= tile.level
     verdict = outcome_words(s, seat, room, tile, won)
-    say(ev, f"{name(s, seat)} rolled {shown(d1, t1)} and teammate {name(s, mate)} rolled {shown(d2, t2)}: "
-            f"{t1 + t2} against level {tile.level}: {verdict.en}.",
-        f"{name(s, seat)} tung {shown(d1, t1)} và đồng đội {name(s, mate)} tung {shown(d2, t2)}: "
-        f"{t1 + t2} so với cấp {tile.level}: {verdict.vi}.")
+    say(ev, tr("{name} rolled {shown} and teammate {name2} rolled {shown2}: {value} against level {level}: {verdict}.", name=name(s, seat), shown=shown(d1, t1), name2=name(s, mate), shown2=shown(d2, t2), value=t1 + t2, level=tile.level, verdict=verdict))
     if won:
         win_room(s, seat, room, tile, ev, told=True)
         grant(s, mate, tile, ev)
@@ -405,12 +387,10 @@ def contest(s: BarcadiaState, a: Seat, b: Seat, scope: str, ev: Events) -> bool:
         da, ta = roll(s, a, scope, ev)
         db, tb = roll(s, b, scope, ev)
         if ta == tb:
-            say(ev, f"{name(s, a)} rolled {shown(da, ta)} and {name(s, b)} rolled {shown(db, tb)}: a tie, both roll again.",
-                f"{name(s, a)} tung {shown(da, ta)} và {name(s, b)} tung {shown(db, tb)}: hòa, tung lại.")
+            say(ev, tr("{name} rolled {shown} and {name2} rolled {shown2}: a tie, both roll again.", name=name(s, a), shown=shown(da, ta), name2=name(s, b), shown2=shown(db, tb)))
             continue
         winner = a if ta > tb else b
-        say(ev, f"{name(s, a)} rolled {shown(da, ta)} against {name(s, b)}'s {shown(db, tb)}: {name(s, winner)} wins.",
-            f"{name(s, a)} tung {shown(da, ta)} so với {shown(db, tb)} của {name(s, b)}: {name(s, winner)} thắng.")
+        say(ev, tr("{name} rolled {shown} against {name2}'s {shown2}: {name3} wins.", name=name(s, a), shown=shown(da, ta), name2=name(s, b), shown2=shown(db, tb), name3=name(s, winner)))
         return ta > tb
 
 
@@ -418,7 +398,7 @@ def boss_battle(s: BarcadiaState, seat: Seat, boss_player: Seat, room: int, ev: 
     """HB-39..41: a named opponent rolls for the Boss; the loser's side takes the Boss's damage."""
     tile = tile_of(s, room)
     assert tile is not None
-    say(ev, f"{name(s, boss_player)} plays the {tile.name.en}.", f"{name(s, boss_player)} đóng vai {tile.name.vi}.")
+    say(ev, tr("{name} plays the {name2}.", name=name(s, boss_player), name2=tile.name))
     if contest(s, seat, boss_player, "Boss", ev):
         verdict = outcome_words(s, seat, room, tile, True)
         # capitalised per language: fixed words, not a catalog message
@@ -437,18 +417,14 @@ def fight_guardian(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     hoard = content().hoard
     die_roll, total = roll(s, seat, "Guardian", ev)
     if total >= hoard.level:
-        say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {hoard.level}: "
-                f"the Grand Drink Guardian is beaten! {name(s, seat)} takes the Drink Hoard and wins.",
-            f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {hoard.level}: Người Giữ Cửa Đồ Uống Vĩ Đại "
-            f"bị đánh bại! {name(s, seat)} giành Kho Báu Đồ Uống và chiến thắng.")
+        say(ev, tr("{name} rolled {shown} against level {level}: the Grand Drink Guardian is beaten! {name} takes the Drink Hoard and wins.", name=name(s, seat), shown=shown(die_roll, total), level=hoard.level))
         s.pos[seat] = room
         s.winner = seat
         s.end_reason = "guardian"
         s.phase = PHASE_OVER
         s.pending = []
         return
-    say(ev, f"{name(s, seat)} rolled {shown(die_roll, total)} against level {hoard.level}: the Guardian holds the Hoard.",
-        f"{name(s, seat)} tung {shown(die_roll, total)} so với cấp {hoard.level}: Người Giữ Cửa vẫn giữ Kho Báu.")
+    say(ev, tr("{name} rolled {shown} against level {level}: the Guardian holds the Hoard.", name=name(s, seat), shown=shown(die_roll, total), level=hoard.level))
     damage(s, seat, hoard.damage, "Guardian", ev)
 
 
@@ -457,13 +433,13 @@ def duel(s: BarcadiaState, attacker: Seat, defender: Seat, ev: Events, into: int
     a winning attacker swaps rooms with the defender."""
     target_room = s.pos[defender] if into is None else into
     home = s.pos[attacker]
-    say(ev, f"{name(s, attacker)} duels {name(s, defender)}.", f"{name(s, attacker)} đấu tay đôi với {name(s, defender)}.")
+    say(ev, tr("{name} duels {name2}.", name=name(s, attacker), name2=name(s, defender)))
     won = contest(s, attacker, defender, "Duel", ev)
     loser = defender if won else attacker
     died = damage(s, loser, house_amount(s, "duel_damage", R.DUEL_DAMAGE), "Duel", ev)
     if not won:
         return
-    say(ev, f"{name(s, attacker)} takes {room_label(target_room).en}.", f"{name(s, attacker)} chiếm {room_label(target_room).vi}.")
+    say(ev, tr("{name} takes {room_label}.", name=name(s, attacker), room_label=room_label(target_room)))
     move_into(s, attacker, target_room, ev)
     if not died:
         move_into(s, defender, home, ev)

@@ -19,7 +19,7 @@ import unicodedata
 from collections import Counter
 from functools import cache, lru_cache
 
-from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text
+from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text, tr
 from engines.grizzled import danger, rules
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
@@ -90,16 +90,10 @@ def read(text: str) -> tuple[str, tuple[str, ...]]:
     Cached: the same few hundred command texts are read again and again when matching."""
     tokens = normalize(text)
     if not tokens:
-        raise InvalidCommand(Text("The reply is empty: write a command such as `play rain shell` or a menu number.",
-                                  "Thư trả lời trống: hãy viết một lệnh như `đánh mưa đạn pháo` hoặc số trong danh sách."))
+        raise InvalidCommand(tr("The reply is empty: write a command such as `play rain shell` or a menu number."))
     verb = _longest(tokens, 0, verb_table())
     if verb is None:
-        raise InvalidCommand(Text(f"'{tokens[0]}' is not a command. A line counts only when the whole line is a "
-                                  "command: write just e.g. `play rain shell`, `charm`, `speech gas`, "
-                                  "`withdraw left`, `intensity 3`, or a menu number.",
-                                  f"'{tokens[0]}' không phải là lệnh. Một dòng chỉ được tính khi cả dòng là lệnh: "
-                                  "hãy chỉ viết ví dụ `đánh mưa đạn pháo`, `dùng bùa`, `phát biểu mặt nạ khí`, "
-                                  "`rút lui trái`, `cường độ 3` hoặc số trong danh sách."))
+        raise InvalidCommand(tr("'{tokens}' is not a command. A line counts only when the whole line is a command: write just e.g. `play rain shell`, `charm`, `speech gas`, `withdraw left`, `intensity 3`, or a menu number.", tokens=tokens[0]))
     args: list[str] = []
     i = verb[1]
     while i < len(tokens):
@@ -109,12 +103,7 @@ def read(text: str) -> tuple[str, tuple[str, ...]]:
             continue
         word = _longest(tokens, i, word_table())
         if word is None:
-            raise InvalidCommand(Text(f"Unknown word '{tokens[i]}': a line counts only when the whole line is a "
-                                      "command. After the command word, name only threats (rain, snow, night, "
-                                      "whistle, gas, shell), cards as in your hand, or tiles (left, right, left2, right2).",
-                                      f"Không hiểu từ '{tokens[i]}': một dòng chỉ được tính khi cả dòng là lệnh. Sau "
-                                      "từ lệnh chỉ gọi tên mối đe dọa (mưa, tuyết, đêm, còi, mặt nạ khí, đạn pháo), "
-                                      "lá bài như trên tay, hoặc thẻ (trái, phải, trái 2, phải 2)."))
+            raise InvalidCommand(tr("Unknown word '{tokens}': a line counts only when the whole line is a command. After the command word, name only threats (rain, snow, night, whistle, gas, shell), cards as in your hand, or tiles (left, right, left2, right2).", tokens=tokens[i]))
         args.append(word[0])
         i += word[1]
     merged: list[str] = []
@@ -188,15 +177,13 @@ def _intensity_label(state: GrizzledState, n: int) -> Text:
     """What an Intensity really deals (GR-22): never more cards than the Trials pile holds."""
     pile = len(state.trials)
     if n * state.n < pile:
-        return Text(f"Intensity {n}: deal {n} card(s) to each player", f"Cường độ {n}: chia {n} lá cho mỗi người")
+        return tr("Intensity {n}: deal {n} card(s) to each player", n=n)
     if n * state.n == pile:
-        return Text(f"Intensity {n}: deal {n} card(s) to each player, the whole Trials pile",
-                    f"Cường độ {n}: chia {n} lá cho mỗi người, hết chồng Thử thách")
+        return tr("Intensity {n}: deal {n} card(s) to each player, the whole Trials pile", n=n)
     counts = rules.deal_counts(state, n)
     order = [(state.leader + i) % state.n for i in range(state.n)]
     shown = ", ".join(f"{state.players[p]} {counts[p]}" for p in order)
-    return Text(f"Intensity {n}: deal the last {pile} card(s) of the Trials pile ({shown})",
-                f"Cường độ {n}: chia nốt {pile} lá cuối của chồng Thử thách ({shown})")
+    return tr("Intensity {n}: deal the last {pile} card(s) of the Trials pile ({shown})", n=n, pile=pile, shown=shown)
 
 
 def intensity_error(state: GrizzledState, n: int) -> Text:
@@ -223,19 +210,18 @@ def label(state: GrizzledState, seat: int, action: Action) -> Text:
     k, a = action.kind, action.args
     if k == "choose":
         t = rules.character_text(str(a[0]))
-        return Text(f"choose {t.en}", f"chọn {t.vi}")
+        return tr("choose {t}", t=t)
     if k == "intensity":
         return _intensity_label(state, int(str(a[0])))
     if k == "play":
         f = _face(str(a[0]))
-        return Text(f"play {f.en}", f"đánh {f.vi}")
+        return tr("play {f}", f=f)
     if k == "charm":
         f = _face(str(a[0]))
-        return Text(f"use your lucky charm to remove {f.en} from No Man's Land",
-                    f"dùng Bùa may mắn loại bỏ {f.vi} khỏi No Man's Land")
+        return tr("use your lucky charm to remove {f} from No Man's Land", f=f)
     if k == "speech":
         t = _threat(str(a[0]))
-        return Text(f"give a speech about {t.en} (uses a Speech token)", f"phát biểu về {t.vi} (dùng một token Phát biểu)")
+        return tr("give a speech about {t} (uses a Speech token)", t=t)
     if k == "withdraw":
         place, drop = a
         en, vi = "withdraw", "rút lui"
@@ -252,21 +238,21 @@ def label(state: GrizzledState, seat: int, action: Action) -> Text:
         return Text(en, vi)
     if k == "discard":
         f = _face(str(a[0]))
-        return Text(f"discard {f.en} from your hand", f"bỏ {f.vi} khỏi tay")
+        return tr("discard {f} from your hand", f=f)
     if k == "keep":
-        return Text("keep your cards", "giữ bài")
+        return tr("keep your cards")
     if k == "heal":
         f = _face(str(a[0]))
         owner = next((state.players[p] for p in range(state.n)
                       for c in state.knocks[p] if rules.card(c).face == a[0]), "")
-        return Text(f"remove {f.en} from {owner}", f"loại bỏ {f.vi} của {owner}")
+        return tr("remove {f} from {owner}", f=f, owner=owner)
     if k == "remove":
         en = " and ".join(_face(str(x)).en for x in a)
         vi = " và ".join(_face(str(x)).vi for x in a)
         return Text(f"remove your Hard Knock(s): {en}", f"loại bỏ Hard Knock: {vi}")
     if k == "recover":
-        return Text("turn your Grizzled card back to the lucky charm", "lật thẻ Grizzled về mặt Bùa may mắn")
-    return Text("decline the help", "từ chối sự giúp đỡ")
+        return tr("turn your Grizzled card back to the lucky charm")
+    return tr("decline the help")
 
 
 # ---------------------------------------------------------------------------
@@ -322,7 +308,7 @@ def warned_label(state: GrizzledState, seat: int, action: Action) -> Text:
     warn = danger.warning(state, seat, action)
     if warn is None:
         return text
-    return Text(f"{text.en} — {warn.en}", f"{text.vi} — {warn.vi}")
+    return tr("{text} — {warn}", text=text, warn=warn)
 
 
 def hand_in_view_order(state: GrizzledState, seat: int) -> list[str]:
@@ -340,14 +326,12 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
         raise InvalidCommand(err.message, examples) from None
     args = list(words)
     if not options:
-        raise IllegalCommand(Text("Nothing is asked of you right now; wait for your turn.",
-                                  "Lúc này bạn chưa phải làm gì; hãy chờ đến lượt."))
+        raise IllegalCommand(tr("Nothing is asked of you right now; wait for your turn."))
     if verb == "play" and len(args) == 1 and args[0].isdigit():
         hand = hand_in_view_order(state, seat)
         index = int(args[0])
         if not 1 <= index <= len(hand):
-            raise IllegalCommand(Text(f"Your hand has {len(hand)} card(s); `play {index}` names none of them.",
-                                      f"Bạn có {len(hand)} lá; `play {index}` không ứng với lá nào."), examples)
+            raise IllegalCommand(tr("Your hand has {n} card(s); `play {index}` names none of them.", n=len(hand), index=index), examples)
         args = hand[index - 1].split()
     if verb == "choose":  # a Grizzled may be named by its lucky charm: `choose night`
         charms = {ch.charm: ch.id for ch in content().characters}
@@ -371,8 +355,7 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
     if len(wider) == 1:
         return wider[0]
     if wider:
-        raise AmbiguousCommand(Text("That fits several choices; write one of these in full.",
-                                    "Lệnh này ứng với nhiều lựa chọn; hãy viết đầy đủ một trong số sau."),
+        raise AmbiguousCommand(tr("That fits several choices; write one of these in full."),
                                [format_action(a) for a in wider])
     raise IllegalCommand(Text(f"`{text.strip()}` is not possible now. You may write: {', '.join(examples)}.",
                               f"`{text.strip()}` không thực hiện được lúc này. Bạn có thể viết: {', '.join(examples_vi)}."),

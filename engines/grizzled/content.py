@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from engines.contract import Text
+from engines.contract import Text, tr
 from engines.datafile import load_toml, require
 
 TRIALS_TOTAL = 59
@@ -144,7 +144,7 @@ class Content:
             name = self.knocks[card.knock].name
             if card.threats:
                 t = self.threat_name(card.threats[0])
-                return Text(f"{name.en} ({t.en})", f"{name.vi} ({t.vi})")
+                return tr("{name} ({t})", name=name, t=t)
             return name
         assert card.special is not None
         return self.specials[card.special][0].name

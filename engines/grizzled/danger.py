@@ -13,7 +13,7 @@ the position, so it always agrees with the rules; but only from what the chooser
 
 from __future__ import annotations
 
-from engines.contract import Action, Text
+from engines.contract import Action, Text, tr
 from engines.grizzled import rules
 from engines.grizzled.content import content
 from engines.grizzled.state import OVER, TURN, GrizzledState
@@ -55,9 +55,8 @@ def warning(s: GrizzledState, seat: int, action: Action) -> Text | None:
         return None
     why = _why(copy)
     if others_placed:
-        return Text(f"WARNING: loses the game unless the group's help saves it — {why.en}",
-                    f"CẢNH BÁO: thua cả ván nếu sự giúp đỡ của cả nhóm không cứu được — {why.vi}")
-    return Text(f"WARNING: loses the game at once — {why.en}", f"CẢNH BÁO: thua cả ván ngay — {why.vi}")
+        return tr("WARNING: loses the game unless the group's help saves it — {why}", why=why)
+    return tr("WARNING: loses the game at once — {why}", why=why)
 
 
 def _why(lost: GrizzledState) -> Text:
@@ -65,7 +64,7 @@ def _why(lost: GrizzledState) -> Text:
     if lost.reason == "knocks":
         who = next(p for p in range(lost.n) if rules.weight(lost, p) >= rules.KNOCK_LIMIT)
         name, weight = lost.players[who], rules.weight(lost, who)
-        return Text(f"{name} carries Hard Knocks weighing {weight}", f"{name} mang Hard Knock nặng {weight}")
+        return tr("{name} carries Hard Knocks weighing {weight}", name=name, weight=weight)
     if lost.reason == "monument":
-        return Text("the Morale Reserve runs out", "Dự trữ Nhuệ khí cạn")
+        return tr("the Morale Reserve runs out")
     return rules.REASONS[lost.reason]

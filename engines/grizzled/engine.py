@@ -14,7 +14,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.bots import RandomBot, bot_rng
-from engines.contract import Action, Bot, Choice, Engine, Event, IllegalCommand, Option, Outcome, Seat, Text
+from engines.contract import (
+    Action,
+    Bot,
+    Choice,
+    Engine,
+    Event,
+    IllegalCommand,
+    Option,
+    Outcome,
+    Seat,
+    tr,
+)
 from engines.grizzled import commands, rules
 from engines.grizzled.bots import CoopBot
 from engines.grizzled.setup import CHARACTER_MODES, TRIALS_PILE_SIZE, new_state
@@ -64,8 +75,7 @@ class GrizzledEngine(Engine[GrizzledState]):
 
     def apply(self, state: GrizzledState, seat: Seat, action: Action) -> tuple[GrizzledState, list[Event]]:
         if action not in commands.legal(state, seat):
-            raise IllegalCommand(Text(f"`{commands.format_action(action)}` is not possible for you now.",
-                                      f"`{commands.format_action(action)}` không thực hiện được lúc này."))
+            raise IllegalCommand(tr("`{format_action}` is not possible for you now.", format_action=commands.format_action(action)))
         s = state.clone()
         s.version += 1
         events: list[Event] = []

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from engines import i18n
-from engines.contract import Event, Text
+from engines.contract import Event, Text, tr
 from engines.grizzled.content import Card, Character, content
 from engines.grizzled.state import CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
 from engines.rng import Rng
@@ -27,18 +27,9 @@ SPEECH_TOKENS = {2: 5, 3: 5, 4: 4, 5: 3}  # GR-14
 
 # Why a result: keys of REASONS, stored in the state.
 REASONS: dict[str, Text] = {
-    "peace": Text(
-        "Peace: the Trials pile and every hand are empty. The team wins together!",
-        "Hòa bình: chồng Thử thách và mọi tay bài đều trống. Cả đội cùng thắng!",
-    ),
-    "monument": Text(
-        "The Morale Reserve is empty and the Monument shows. The team loses.",
-        "Dự trữ Nhuệ khí đã cạn, thẻ Tượng đài hiện ra. Cả đội thua.",
-    ),
-    "knocks": Text(
-        "A Grizzled carries Hard Knocks weighing 4 or more. The team loses.",
-        "Một người lính mang Hard Knock nặng từ 4 trở lên. Cả đội thua.",
-    ),
+    "peace": tr("Peace: the Trials pile and every hand are empty. The team wins together!"),
+    "monument": tr("The Morale Reserve is empty and the Monument shows. The team loses."),
+    "knocks": tr("A Grizzled carries Hard Knocks weighing 4 or more. The team loses."),
 }
 
 Events = list[Event]
@@ -212,7 +203,7 @@ def character_text(cid: str) -> Text:
     """``Félix Moreau (lucky charm: Night)`` in both languages."""
     ch = character(cid)
     charm = content().threat_name(ch.charm)
-    return Text(f"{ch.name} (lucky charm: {charm.en})", f"{ch.name} (Bùa may mắn: {charm.vi})")
+    return tr("{name} (lucky charm: {charm})", name=ch.name, charm=charm)
 
 
 def charm_char(s: GrizzledState, seat: int) -> str:
@@ -331,12 +322,11 @@ def choose_intensity(s: GrizzledState, seat: int, intensity: int, ev: Events) ->
         new = s.hands[p][len(s.hands[p]) - dealt[p]:]
         if new:
             got = {lang: ", ".join(face_text(card(c).face).get(lang) for c in new) for lang in i18n.languages()}
-            say(ev, f"You receive: {got['en']}.", f"Bạn nhận được: {got['vi']}.", to=p)
+            say(ev, tr("You receive: {got}.", got=got), to=p)
     shown = ", ".join(f"{name(s, p)} {dealt[p]}" for p in range(s.n))
     say(
         ev,
-        f"Mission {s.mission}: {name(s, seat)} sets Intensity {intensity}. Cards dealt: {shown}.",
-        f"Nhiệm vụ {s.mission}: {name(s, seat)} chọn Cường độ {intensity}. Số bài được chia: {shown}.",
+        tr("Mission {mission}: {name} sets Intensity {intensity}. Cards dealt: {shown}.", mission=s.mission, name=name(s, seat), intensity=intensity, shown=shown),
     )
     s.phase = TURN
     s.turn = s.leader
@@ -348,21 +338,21 @@ def _play(s: GrizzledState, seat: int, cid: str, traps: bool, ev: Events) -> str
     shown = face_text(c.face)
     if c.kind == "threat":
         s.nml.append(cid)
-        say(ev, f"{name(s, seat)} plays {shown.en} into No Man's Land.", f"{name(s, seat)} đánh {shown.vi} vào No Man's Land.")
+        say(ev, tr("{name} plays {shown} into No Man's Land.", name=name(s, seat), shown=shown))
         if mission_failed(s):
             return "failed"  # GR-28: failure ends the Mission before any Trap draw
         if c.trap and traps:
             if not s.trials:
-                say(ev, "Trap! The Trials pile is empty: nothing is drawn.", "Bẫy! Chồng Thử thách trống: không rút gì.")
+                say(ev, tr("Trap! The Trials pile is empty: nothing is drawn."))
                 return "ok"
-            say(ev, "Trap! The top Trial card is played at once.", "Bẫy! Lá Thử thách trên cùng được chơi ngay.")
+            say(ev, tr("Trap! The top Trial card is played at once."))
             return _play(s, seat, s.trials.pop(), False, ev)  # GR-27: a second Trap is ignored
         return "ok"
     if c.kind == "hard_knock":
         s.knocks[seat].append(cid)
-        say(ev, f"{name(s, seat)} takes the Hard Knock {shown.en}.", f"{name(s, seat)} nhận Hard Knock {shown.vi}.")
+        say(ev, tr("{name} takes the Hard Knock {shown}.", name=name(s, seat), shown=shown))
         return "failed" if mission_failed(s) else "ok"
-    say(ev, f"{name(s, seat)} plays {shown.en}.", f"{name(s, seat)} chơi {shown.vi}.")
+    say(ev, tr("{name} plays {shown}.", name=name(s, seat), shown=shown))
     return "christmas" if christmas_targets(s) else "ok"
 
 
@@ -389,8 +379,7 @@ def use_charm(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
     s.charm_ready[seat] = False
     say(
         ev,
-        f"{name(s, seat)} uses the lucky charm and removes {face_text(face).en} from No Man's Land.",
-        f"{name(s, seat)} dùng Bùa may mắn, loại bỏ {face_text(face).vi} khỏi No Man's Land.",
+        tr("{name} uses the lucky charm and removes {face_text} from No Man's Land.", name=name(s, seat), face_text=face_text(face)),
     )
     end_turn(s, ev)
 
@@ -399,8 +388,7 @@ def choose_character(s: GrizzledState, seat: int, cid: str, ev: Events) -> None:
     """GR-11: record a secret choice (replaceable); resolve all together once every chooser chose."""
     s.picks[str(seat)] = cid
     t = character_text(cid)
-    say(ev, f"You asked for {t.en}. You may change your choice until everyone has chosen.",
-        f"Bạn đã chọn {t.vi}. Bạn có thể đổi cho đến khi mọi người đã chọn.", to=seat)
+    say(ev, tr("You asked for {t}. You may change your choice until everyone has chosen.", t=t), to=seat)
     if all(str(p) in s.picks for p in s.choosers):
         resolve_characters(s, ev)
 
@@ -420,22 +408,18 @@ def resolve_characters(s: GrizzledState, ev: Events) -> None:
     kept = [p for p in s.choosers if p not in again]
     chosen = {lang: "; ".join(f"{name(s, p)}: {character_text(s.characters[p]).get(lang)}" for p in kept)
               for lang in i18n.languages()}
-    say(ev, f"Grizzled chosen — {chosen['en']}.", f"Các Grizzled đã chọn — {chosen['vi']}.")
+    say(ev, tr("Grizzled chosen — {chosen}.", chosen=chosen))
     for p in again:
         cid = s.picks[str(p)]
         holder = name(s, s.characters.index(cid))
         ch = character(cid).name
-        say(ev, f"{name(s, p)} also asked for {ch}, but {holder} comes first in turn order from the Leader and "
-                f"keeps it: {name(s, p)} chooses again.",
-            f"{name(s, p)} cũng chọn {ch}, nhưng {holder} đứng trước theo thứ tự lượt tính từ Lãnh đạo nên giữ "
-            f"thẻ này: {name(s, p)} chọn lại.")
+        say(ev, tr("{name} also asked for {ch}, but {holder} comes first in turn order from the Leader and keeps it: {name} chooses again.", name=name(s, p), ch=ch, holder=holder))
     s.picks = {}
     s.choosers = sorted(again)
     if not again:
         s.phase = INTENSITY
         s.turn = s.leader
-        say(ev, f"{name(s, s.leader)} is the first Mission Leader and chooses the Intensity.",
-            f"{name(s, s.leader)} là Lãnh đạo nhiệm vụ đầu tiên và chọn Cường độ.")
+        say(ev, tr("{name} is the first Mission Leader and chooses the Intensity.", name=name(s, s.leader)))
 
 
 def speech(s: GrizzledState, seat: int, threat: str, ev: Events) -> None:
@@ -444,8 +428,7 @@ def speech(s: GrizzledState, seat: int, threat: str, ev: Events) -> None:
     t = content().threat_name(threat)
     say(
         ev,
-        f"{name(s, seat)} gives a speech about {t.en}: everyone else still in the mission may discard one card showing it.",
-        f"{name(s, seat)} phát biểu về {t.vi}: những người khác còn trong nhiệm vụ có thể bỏ một lá có mối đe dọa này.",
+        tr("{name} gives a speech about {t}: everyone else still in the mission may discard one card showing it.", name=name(s, seat), t=t),
     )
     s.speaker = seat
     s.speech_threat = threat
@@ -461,9 +444,9 @@ def answer_speech(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
     """Record a secret answer (replaceable); resolve all answers together once everyone chose (GR-33)."""
     s.responses[str(seat)] = face
     if face:
-        say(ev, f"You will discard {face_text(face).en}.", f"Bạn sẽ bỏ {face_text(face).vi}.", to=seat)
+        say(ev, tr("You will discard {face_text}.", face_text=face_text(face)), to=seat)
     else:
-        say(ev, "You will keep your cards.", "Bạn sẽ giữ bài.", to=seat)
+        say(ev, tr("You will keep your cards."), to=seat)
     if all(str(p) in s.responses for p in s.responders):
         finish_speech(s, ev)
 
@@ -476,10 +459,10 @@ def finish_speech(s: GrizzledState, ev: Events) -> None:
         if face:
             cid = next(c for c in s.hands[p] if card(c).face == face)
             s.hands[p].remove(cid)
-            say(ev, f"{name(s, p)} discards a card showing {t.en}.", f"{name(s, p)} bỏ một lá có {t.vi}.")
-            say(ev, f"You discarded {face_text(face).en}.", f"Bạn đã bỏ {face_text(face).vi}.", to=p)
+            say(ev, tr("{name} discards a card showing {t}.", name=name(s, p), t=t))
+            say(ev, tr("You discarded {face_text}.", face_text=face_text(face)), to=p)
         else:
-            say(ev, f"{name(s, p)} keeps their cards.", f"{name(s, p)} giữ bài.")
+            say(ev, tr("{name} keeps their cards.", name=name(s, p)))
     s.phase = TURN
     s.turn = s.speaker if s.speaker is not None else s.turn
     s.speaker = None
@@ -504,8 +487,7 @@ def withdraw(s: GrizzledState, seat: int, place: str | None, drop: str | None, e
         s.tiles[seat].remove(drop)
         say(
             ev,
-            f"{name(s, seat)} is absent-minded and removes a {tiles[drop].name.en} Support tile from the game.",
-            f"{name(s, seat)} đãng trí, loại bỏ một thẻ Hỗ trợ {tiles[drop].name.vi} khỏi trò chơi.",
+            tr("{name} is absent-minded and removes a {name2} Support tile from the game.", name=name(s, seat), name2=tiles[drop].name),
         )
     if place is None and s.tiles[seat]:
         place = s.tiles[seat][_rng_below(s, len(s.tiles[seat]))]  # Panicked (GR-8)
@@ -514,22 +496,18 @@ def withdraw(s: GrizzledState, seat: int, place: str | None, drop: str | None, e
         s.tiles[seat].remove(place)
         s.placed_tile[seat] = place
         s.placed_to[seat] = target
-        say(ev, f"{name(s, seat)} withdraws and places a Support tile face down.",
-            f"{name(s, seat)} rút lui và úp một thẻ Hỗ trợ.")
-        say(ev, f"You placed your {tiles[place].name.en} tile: it supports {name(s, target)}.",
-            f"Bạn đã đặt thẻ {tiles[place].name.vi}: hỗ trợ {name(s, target)}.", to=seat)
+        say(ev, tr("{name} withdraws and places a Support tile face down.", name=name(s, seat)))
+        say(ev, tr("You placed your {name} tile: it supports {name2}.", name=tiles[place].name, name2=name(s, target)), to=seat)
     else:
-        say(ev, f"{name(s, seat)} withdraws without a Support tile.", f"{name(s, seat)} rút lui, không có thẻ Hỗ trợ.")
+        say(ev, tr("{name} withdraws without a Support tile.", name=name(s, seat)))
     clumsy = withdrawal_effect(s, seat, "clumsy_draw")
     s.withdrawn[seat] = True
     if clumsy:
         if not s.trials:
-            say(ev, f"{name(s, seat)} is clumsy, but the Trials pile is empty.",
-                f"{name(s, seat)} vụng về, nhưng chồng Thử thách đã trống.")
+            say(ev, tr("{name} is clumsy, but the Trials pile is empty.", name=name(s, seat)))
             end_turn(s, ev)
             return
-        say(ev, f"{name(s, seat)} is clumsy and must play the top Trial card.",
-            f"{name(s, seat)} vụng về và phải chơi lá Thử thách trên cùng.")
+        say(ev, tr("{name} is clumsy and must play the top Trial card.", name=name(s, seat)))
         _after(s, seat, _play(s, seat, s.trials.pop(), False, ev), ev)
         return
     end_turn(s, ev)
@@ -541,8 +519,7 @@ def christmas(s: GrizzledState, seat: int, face: str, ev: Events) -> None:
         for cid in s.knocks[p]:
             if card(cid).face == face:
                 s.knocks[p].remove(cid)
-                say(ev, f"Merry Christmas: {name(s, seat)} removes {face_text(face).en} from {name(s, p)}.",
-                    f"Giáng sinh an lành: {name(s, seat)} loại bỏ {face_text(face).vi} của {name(s, p)}.")
+                say(ev, tr("Merry Christmas: {name} removes {face_text} from {name2}.", name=name(s, seat), face_text=face_text(face), name2=name(s, p)))
                 s.phase = TURN
                 end_turn(s, ev)
                 return
@@ -569,15 +546,11 @@ def end_mission(s: GrizzledState, failed: bool, ev: Events) -> None:
         en = " and ".join(f"{t.en} shows {n} times" for t, n in named)
         vi = " và ".join(f"{t.vi} xuất hiện {n} lần" for t, n in named)
         threats = Text(en, vi)  # built per language from the content's threat names
-        say(ev, f"{threats} (3 of one threat fail a mission): the mission fails. No Man's Land is shuffled into the "
-                "Trials pile.",
-            f"{threats} (3 mối đe dọa giống nhau là thất bại): nhiệm vụ thất bại. No Man's Land được xáo vào chồng "
-            "Thử thách.")
+        say(ev, tr("{threats} (3 of one threat fail a mission): the mission fails. No Man's Land is shuffled into the Trials pile.", threats=threats))
         s.trials.extend(s.nml)
         shuffle(s, s.trials)  # GR-41 OPEN: shuffle the combined pile
     else:
-        say(ev, "Everyone has withdrawn: the mission succeeds. No Man's Land is cleared.",
-            "Mọi người đã rút lui: nhiệm vụ thành công. No Man's Land được dọn sạch.")
+        say(ev, tr("Everyone has withdrawn: the mission succeeds. No Man's Land is cleared."))
     s.nml = []
     received = [0] * s.n
     tiles = content().tiles
@@ -587,8 +560,7 @@ def end_mission(s: GrizzledState, failed: bool, ev: Events) -> None:
             continue
         s.tiles[target].append(tile)
         received[target] += 1
-        say(ev, f"{name(s, p)}'s Support tile ({tiles[tile].name.en}) goes to {name(s, target)}.",
-            f"Thẻ Hỗ trợ của {name(s, p)} ({tiles[tile].name.vi}) đến với {name(s, target)}.")
+        say(ev, tr("{name}'s Support tile ({name2}) goes to {name3}.", name=name(s, p), name2=tiles[tile].name, name3=name(s, target)))
     s.placed_tile = [None] * s.n
     s.placed_to = [None] * s.n
     best = max(received)
@@ -597,11 +569,11 @@ def end_mission(s: GrizzledState, failed: bool, ev: Events) -> None:
         finish_support(s, ev)
         return
     if len(helped) > 1:
-        say(ev, "Support is tied: nobody gets the group's help.", "Hỗ trợ hòa nhau: không ai được giúp.")
+        say(ev, tr("Support is tied: nobody gets the group's help."))
         finish_support(s, ev)
         return
     p = helped[0]
-    say(ev, f"{name(s, p)} gets the group's help.", f"{name(s, p)} được cả nhóm giúp đỡ.")
+    say(ev, tr("{name} gets the group's help.", name=name(s, p)))
     if len(support_options(s, p)) > 1:
         s.phase = SUPPORT
         s.turn = p
@@ -615,12 +587,12 @@ def take_help(s: GrizzledState, seat: int, kind: str, faces: tuple[str, ...], ev
             cid = next(c for c in s.knocks[seat] if card(c).face == face)
             s.knocks[seat].remove(cid)
         shown = {lang: ", ".join(face_text(f).get(lang) for f in faces) for lang in i18n.languages()}
-        say(ev, f"{name(s, seat)} removes {shown['en']}.", f"{name(s, seat)} loại bỏ {shown['vi']}.")
+        say(ev, tr("{name} removes {shown}.", name=name(s, seat), shown=shown))
     elif kind == "recover":
         s.charm_ready[seat] = True
-        say(ev, f"{name(s, seat)} recovers the lucky charm.", f"{name(s, seat)} khôi phục Bùa may mắn.")
+        say(ev, tr("{name} recovers the lucky charm.", name=name(s, seat)))
     else:
-        say(ev, f"{name(s, seat)} declines the help.", f"{name(s, seat)} từ chối sự giúp đỡ.")
+        say(ev, tr("{name} declines the help.", name=name(s, seat)))
     finish_support(s, ev)
 
 
@@ -650,8 +622,7 @@ def finish_support(s: GrizzledState, ev: Events) -> None:
     while moved < due and s.reserve:
         s.trials.append(s.reserve.pop())  # GR-52 OPEN: one by one, top to top, unshuffled
         moved += 1
-    say(ev, f"Morale drops: {moved} cards move from the Morale Reserve to the Trials pile.",
-        f"Nhuệ khí sụt giảm: {moved} lá chuyển từ Dự trữ Nhuệ khí sang chồng Thử thách.")
+    say(ev, tr("Morale drops: {moved} cards move from the Morale Reserve to the Trials pile.", moved=moved))
     if not s.reserve:
         _end(s, "lost", "monument", ev)
         return
@@ -664,11 +635,11 @@ def pass_leader(s: GrizzledState, ev: Events) -> None:
     former = s.leader
     tyrant = next((p for p in range(s.n) if has_effect(s, p, "tyrannical", in_play_only=False)), None)
     s.leader = tyrant if tyrant is not None else (former + 1) % s.n
-    say(ev, f"{name(s, s.leader)} is the new Mission Leader.", f"{name(s, s.leader)} là Lãnh đạo nhiệm vụ mới.")
+    say(ev, tr("{name} is the new Mission Leader.", name=name(s, s.leader)))
     if s.leader != former and s.speech_supply > 0:
         s.speech_supply -= 1
         s.speech_held[former] += 1
-        say(ev, f"{name(s, former)} takes a Speech token.", f"{name(s, former)} nhận một token Phát biểu.")
+        say(ev, tr("{name} takes a Speech token.", name=name(s, former)))
 
 
 def start_mission(s: GrizzledState) -> None:

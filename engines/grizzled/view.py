@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Text, text_of
+from engines.contract import Text, text_of, tr
 from engines.grizzled import rules, words
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, OVER, SPEECH, SUPPORT, TURN, GrizzledState
@@ -151,26 +151,22 @@ def _withdraw_line(view: Mapping[str, Any], lang: str) -> str:
     title = words.knock_title(kt, _holder(view, why["holder"])).get(lang)
     effect = words.knock_effect(kt, _holder(view, why["holder"])).get(lang)
     if why["rule"] == "forced":
-        head = Text("You must withdraw this turn", "Bạn phải rút lui lượt này") if mover else \
-            Text(f"{name} must withdraw this turn", f"{name} phải rút lui lượt này")
+        head = tr("You must withdraw this turn") if mover else \
+            tr("{name} must withdraw this turn", name=name)
     else:
-        head = Text("You may not withdraw now", "Bạn chưa được rút lui lúc này") if mover else \
-            Text(f"{name} may not withdraw now", f"{name} chưa được rút lui lúc này")
+        head = tr("You may not withdraw now") if mover else \
+            tr("{name} may not withdraw now", name=name)
     return f"{head.get(lang)} — {title}: {effect}."
 
 
 # the commands of each step, as a reader of each language writes them (the other language works too)
 COMMANDS: dict[str, Text] = {
-    CHOOSE: Text("Commands: choose felix | choose night (by the lucky charm)",
-                 "Lệnh: chọn felix | chọn đêm (theo Bùa may mắn) (lệnh tiếng Anh cũng được)"),
-    INTENSITY: Text("Commands: intensity 3", "Lệnh: cường độ 3 (lệnh tiếng Anh cũng được)"),
-    TURN: Text("Commands: play N | play rain shell | charm rain shell | speech gas | withdraw left",
-               "Lệnh: đánh N | đánh mưa đạn pháo | dùng bùa mưa đạn pháo | phát biểu mặt nạ khí | rút lui trái "
-               "(lệnh tiếng Anh cũng được)"),
-    SPEECH: Text("Commands: discard rain shell | keep", "Lệnh: bỏ mưa đạn pháo | giữ (lệnh tiếng Anh cũng được)"),
-    CHRISTMAS: Text("Commands: heal mute", "Lệnh: chữa câm lặng (lệnh tiếng Anh cũng được)"),
-    SUPPORT: Text("Commands: remove mute | recover charm | decline",
-                  "Lệnh: loại bỏ câm lặng | lấy lại bùa | từ chối (lệnh tiếng Anh cũng được)"),
+    CHOOSE: tr("Commands: choose felix | choose night (by the lucky charm)"),
+    INTENSITY: tr("Commands: intensity 3"),
+    TURN: tr("Commands: play N | play rain shell | charm rain shell | speech gas | withdraw left"),
+    SPEECH: tr("Commands: discard rain shell | keep"),
+    CHRISTMAS: tr("Commands: heal mute"),
+    SUPPORT: tr("Commands: remove mute | recover charm | decline"),
 }
 
 
@@ -193,51 +189,44 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     names: list[str] = view["players"]
     lines: list[str] = []
     if view["result"]:
-        lines.append(T("GAME OVER: ", "KẾT THÚC: ") + (text_of(view["reason"], lang) if view["reason"] else ""))
+        lines.append(T(tr("GAME OVER: ")) + (text_of(view["reason"], lang) if view["reason"] else ""))
     phase_text = {
-        CHOOSE: T("everyone chooses a Grizzled", "mọi người chọn Grizzled"),
-        INTENSITY: T("the Leader chooses the Intensity", "Lãnh đạo chọn Cường độ"),
-        TURN: T("turns", "các lượt chơi"),
-        SPEECH: T("answering a speech", "đáp lại bài phát biểu"),
-        CHRISTMAS: T("Merry Christmas", "Giáng sinh an lành"),
-        SUPPORT: T("support", "hỗ trợ"),
-        OVER: T("over", "kết thúc"),
+        CHOOSE: T(tr("everyone chooses a Grizzled")),
+        INTENSITY: T(tr("the Leader chooses the Intensity")),
+        TURN: T(tr("turns")),
+        SPEECH: T(tr("answering a speech")),
+        CHRISTMAS: T(tr("Merry Christmas")),
+        SUPPORT: T(tr("support")),
+        OVER: T(tr("over")),
     }.get(view["phase"], view["phase"])
-    lines.append(T(f"Mission {view['mission']} — {phase_text}.", f"Nhiệm vụ {view['mission']} — {phase_text}."))
-    lines.append(T(f"Trials pile: {view['trials']} cards. Morale Reserve: {view['reserve']} cards. "
-                   f"Speech tokens in supply: {view['speech_supply']}.",
-                   f"Chồng Thử thách: {view['trials']} lá. Dự trữ Nhuệ khí: {view['reserve']} lá. "
-                   f"Token Phát biểu còn: {view['speech_supply']}."))
-    nml = ", ".join(face(f) for f in view["nml"]) or T("empty", "trống")
-    lines.append(T(f"No Man's Land: {nml}.", f"No Man's Land: {nml}."))
+    lines.append(T(tr("Mission {view} — {phase_text}.", view=view['mission'], phase_text=phase_text)))
+    lines.append(T(tr("Trials pile: {view} cards. Morale Reserve: {view2} cards. Speech tokens in supply: {view3}.", view=view['trials'], view2=view['reserve'], view3=view['speech_supply'])))
+    nml = ", ".join(face(f) for f in view["nml"]) or T(tr("empty"))
+    lines.append(T(tr("No Man's Land: {nml}.", nml=nml)))
     counts = [f"{c.threat_name(t).get(lang)} {n}" for t, n in view["threat_counts"].items() if n]
     if counts:
-        lines.append(T("Threat counts (3 fails the mission): ", "Số mối đe dọa (3 là thất bại): ") + ", ".join(counts) + ".")
+        lines.append(T(tr("Threat counts (3 fails the mission): ")) + ", ".join(counts) + ".")
     lines.append("")
     for p, pname in enumerate(names):
         g = view["grizzled"][p]
         marks = []
         if p == view["leader"]:
-            marks.append(T("Leader", "Lãnh đạo"))
+            marks.append(T(tr("Leader")))
         if view["turn"] == p or p in view["to_act"]:
-            marks.append(T("to act", "đến lượt"))
+            marks.append(T(tr("to act")))
         if view["withdrawn"][p] and view["phase"] in (TURN, SPEECH, CHRISTMAS):
-            marks.append(T("withdrawn", "đã rút lui") + (T(", tile placed", ", đã úp thẻ") if view["placed"][p] else ""))
+            marks.append(T(tr("withdrawn")) + (T(tr(", tile placed")) if view["placed"][p] else ""))
         if g is None:
-            who, charm = T("(choosing a Grizzled)", "(đang chọn Grizzled)"), "—"
+            who, charm = T(tr("(choosing a Grizzled)")), "—"
         else:
             who = g["name"]
-            charm = c.threat_name(g["charm"]).get(lang) + ("" if g["charm_ready"] else T(" (used)", " (đã dùng)"))
+            charm = c.threat_name(g["charm"]).get(lang) + ("" if g["charm_ready"] else T(tr(" (used)")))
         knocks = ", ".join(face(f) for f in view["knocks"][p]) or "—"
         lines.append(f"{pname} — {who} [{'; '.join(marks)}]" if marks else f"{pname} — {who}")
-        lines.append(T(f"  charm: {charm}; cards in hand: {view['hand_sizes'][p]}; Support tiles: "
-                       f"{view['tile_counts'][p]}; Speech tokens: {view['speech_held'][p]}",
-                       f"  bùa: {charm}; bài trên tay: {view['hand_sizes'][p]}; thẻ Hỗ trợ: "
-                       f"{view['tile_counts'][p]}; token Phát biểu: {view['speech_held'][p]}"))
+        lines.append(T(tr("  charm: {charm}; cards in hand: {view}; Support tiles: {view2}; Speech tokens: {view3}", charm=charm, view=view['hand_sizes'][p], view2=view['tile_counts'][p], view3=view['speech_held'][p])))
         weight = view["weights"][p]
         if view["knocks"][p]:
-            lines.append(T(f"  Hard Knocks (weight {weight}, 4 loses): {knocks}",
-                           f"  Hard Knock (nặng {weight}, 4 là thua): {knocks}"))
+            lines.append(T(tr("  Hard Knocks (weight {weight}, 4 loses): {knocks}", weight=weight, knocks=knocks)))
     helps = _help_lines(view, lang)
     if helps:
         lines.append("")
@@ -252,29 +241,21 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         first = ", ".join(names[p] for p in ch["first"])
         waiting = ", ".join(names[p] for p in ch["waiting"]) or "—"
         lines.append("")
-        lines.append(T(f"Grizzled still free: {free}.", f"Grizzled còn trống: {free}."))
+        lines.append(T(tr("Grizzled still free: {free}.", free=free)))
         lines.append(words.CHARM_RULE.get(lang))
-        lines.append(T("Each of you secretly chooses one (`choose felix`, or by the lucky charm: `choose night`) and "
-                       "may change it until everyone has chosen. If two ask for the same Grizzled, the one first in "
-                       f"turn order from the Leader keeps it ({first}) and the other chooses again.",
-                       "Mỗi người bí mật chọn một thẻ (`chọn felix`, hoặc theo Bùa may mắn: `chọn đêm`) và có thể "
-                       "đổi cho đến khi mọi người đã chọn. Nếu hai người chọn cùng một Grizzled, người đứng trước theo "
-                       f"thứ tự lượt tính từ Lãnh đạo được giữ ({first}), người kia chọn lại."))
-        lines.append(T(f"Waiting for: {waiting}.", f"Đang chờ: {waiting}."))
+        lines.append(T(tr("Each of you secretly chooses one (`choose felix`, or by the lucky charm: `choose night`) and may change it until everyone has chosen. If two ask for the same Grizzled, the one first in turn order from the Leader keeps it ({first}) and the other chooses again.", first=first)))
+        lines.append(T(tr("Waiting for: {waiting}.", waiting=waiting)))
     if view["intensity"]:
         lo, hi = view["intensity"]["min"], view["intensity"]["max"]
         lines.append("")
-        lines.append(T(f"{names[view['leader']]} chooses an Intensity from {lo} to {hi}; {hi} deals the whole Trials pile.",
-                       f"{names[view['leader']]} chọn Cường độ từ {lo} đến {hi}; {hi} chia hết chồng Thử thách.")
+        lines.append(T(tr("{names} chooses an Intensity from {lo} to {hi}; {hi} deals the whole Trials pile.", names=names[view['leader']], lo=lo, hi=hi))
                      if lo < hi else
-                     T(f"{names[view['leader']]} sets Intensity {lo}, the only one possible.",
-                       f"{names[view['leader']]} chọn Cường độ {lo}, mức duy nhất có thể."))
+                     T(tr("{names} sets Intensity {lo}, the only one possible.", names=names[view['leader']], lo=lo)))
     if view["speech"]:
         sp = view["speech"]
         waiting = ", ".join(names[p] for p in sp["waiting"]) or "—"
         lines.append("")
-        lines.append(T(f"{names[sp['speaker']]} gave a speech about {c.threat_name(sp['threat']).en}; waiting for: {waiting}.",
-                       f"{names[sp['speaker']]} phát biểu về {c.threat_name(sp['threat']).vi}; đang chờ: {waiting}."))
+        lines.append(T(tr("{names} gave a speech about {threat_name}; waiting for: {waiting}.", names=names[sp['speaker']], threat_name=c.threat_name(sp['threat']), waiting=waiting)))
     if view["you"] is not None:
         lines.append("")
         hand = view["hand"] or []
@@ -282,25 +263,22 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         if g is not None and view.get("charm_usable"):
             ch = next(x for x in content().characters if x.name == g["name"])
             what = words.charm_effect(ch)
-            lines.append(Text(f"Your {what.en} (`charm`).", f"{what.vi} (`dùng bùa`).").get(lang))
+            lines.append(tr("Your {what} (`charm`).", what=what).get(lang))
         if view.get("speech_usable"):
             lines.append(words.SPEECH.get(lang))
-        lines.append(T("Your hand (play N plays card N):", "Bài trên tay (đánh N để đánh lá số N):"))
+        lines.append(T(tr("Your hand (play N plays card N):")))
         lines.extend(f"  {i}. {face(f)}" for i, f in enumerate(hand, 1))
         if not hand:
-            lines.append(T("  (empty)", "  (trống)"))
+            lines.append(T(tr("  (empty)")))
         tiles = ", ".join(_tile_name(t, lang) for t in view["tiles"] or []) or "—"
-        lines.append(T(f"Your Support tiles: {tiles}.", f"Thẻ Hỗ trợ của bạn: {tiles}."))
+        lines.append(T(tr("Your Support tiles: {tiles}.", tiles=tiles)))
         if view["my_placed"]:
-            lines.append(T(f"You placed face down: {_tile_name(view['my_placed'], lang)}.",
-                           f"Bạn đã úp: {_tile_name(view['my_placed'], lang)}."))
+            lines.append(T(tr("You placed face down: {tile_name}.", tile_name=_tile_name(view['my_placed'], lang))))
         if view["my_pick"]:
-            lines.append(T(f"You asked for: {view['my_pick']} (you may change it until everyone has chosen).",
-                           f"Bạn đã chọn: {view['my_pick']} (có thể đổi cho đến khi mọi người đã chọn)."))
+            lines.append(T(tr("You asked for: {view} (you may change it until everyone has chosen).", view=view['my_pick'])))
         if view["my_answer"] is not None:
-            ans = face(view["my_answer"]) if view["my_answer"] else T("keep", "giữ bài")
-            lines.append(T(f"Your answer to the speech: {ans} (you may change it).",
-                           f"Trả lời của bạn: {ans} (có thể đổi)."))
+            ans = face(view["my_answer"]) if view["my_answer"] else T(tr("keep"))
+            lines.append(T(tr("Your answer to the speech: {ans} (you may change it).", ans=ans)))
     commands = _commands_line(view["phase"], lang)
     if commands:
         lines.append("")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.contract import Text
+from engines.contract import Text, tr
 from engines.grizzled.content import Card, Character, Content, KnockType, TileType, content
 from engines.grizzled.rules import FAILURE_COUNT, KNOCK_LIMIT
 
@@ -54,14 +54,13 @@ def knock_effect(kt: KnockType, h: Holder = YOU, threat: str | None = None) -> T
     x, n = h.name, kt.amount
     e = kt.effect
     if e == "counts_as_threat":
-        t = c.threat_name(threat) if threat else Text("its threat", "mối đe dọa của nó")
+        t = c.threat_name(threat) if threat else tr("its threat")
         return _pick(h, f"counts as one {t.en} threat while you are in the mission",
                      f"counts as one {t.en} threat while {x} is in the mission",
                      f"tính là một mối đe dọa {t.vi} khi bạn còn trong nhiệm vụ",
                      f"tính là một mối đe dọa {t.vi} khi {x} còn trong nhiệm vụ")
     if e == "weight_only":
-        return Text(f"weighs as {kt.weight} Hard Knocks (Hard Knocks weighing {KNOCK_LIMIT} lose the game)",
-                    f"nặng bằng {kt.weight} Hard Knock (Hard Knock nặng {KNOCK_LIMIT} là thua)")
+        return tr("weighs as {weight} Hard Knocks (Hard Knocks weighing {KNOCK_LIMIT} lose the game)", weight=kt.weight, KNOCK_LIMIT=KNOCK_LIMIT)
     if e == "no_speech":
         return _pick(h, "you cannot give a speech", f"{x} cannot give a speech",
                      "bạn không thể phát biểu", f"{x} không thể phát biểu")
@@ -114,8 +113,7 @@ def knock_effect(kt: KnockType, h: Holder = YOU, threat: str | None = None) -> T
                      f"bạn nhận thêm {n} lá Thử thách sau mỗi lần chia",
                      f"{x} nhận thêm {n} lá Thử thách sau mỗi lần chia")
     if e == "demoralized":
-        return Text(f"each Morale Drop moves {n} extra card(s) from the Morale Reserve to the Trials pile",
-                    f"mỗi lần Nhuệ khí sụt giảm chuyển thêm {n} lá từ Dự trữ Nhuệ khí sang chồng Thử thách")
+        return tr("each Morale Drop moves {n} extra card(s) from the Morale Reserve to the Trials pile", n=n)
     if e == "tyrannical":
         return _pick(h, "you take the Mission Leader token and keep it", f"{x} takes the Mission Leader token and keeps it",
                      "bạn nhận token Lãnh đạo nhiệm vụ và giữ luôn", f"{x} nhận token Lãnh đạo nhiệm vụ và giữ luôn")
@@ -127,16 +125,16 @@ def knock_title(kt: KnockType, h: Holder = YOU, threat: str | None = None) -> Te
     name = kt.name
     if threat:
         t = content().threat_name(threat)
-        name = Text(f"{name.en} ({t.en})", f"{name.vi} ({t.vi})")
+        name = tr("{name} ({t})", name=name, t=t)
     if h.you:
-        return Text(f"Your {name.en}", f"{name.vi} của bạn")
-    return Text(f"{h.name}'s {name.en}", f"{name.vi} của {h.name}")
+        return tr("Your {name}", name=name)
+    return tr("{name}'s {name2}", name=h.name, name2=name)
 
 
 def knock_line(kt: KnockType, h: Holder = YOU, threat: str | None = None) -> Text:
     """One help line for a Hard Knock in play: title, effect and what it weighs."""
     title, what = knock_title(kt, h, threat), knock_effect(kt, h, threat)
-    return Text(f"{title.en}: {what.en}.", f"{title.vi}: {what.vi}.")
+    return tr("{title}: {what}.", title=title, what=what)
 
 
 # ---------------------------------------------------------------------------
@@ -145,10 +143,7 @@ def knock_line(kt: KnockType, h: Holder = YOU, threat: str | None = None) -> Tex
 
 def special_effect(effect: str) -> Text:
     if effect == "remove_knock":
-        return Text("when played, you remove one Hard Knock of any player (yourself included); with no Hard Knock "
-                    "in play it does nothing",
-                    "khi chơi, bạn loại bỏ một Hard Knock của bất kỳ ai (kể cả bạn); nếu không ai có Hard Knock thì "
-                    "không có tác dụng")
+        return tr("when played, you remove one Hard Knock of any player (yourself included); with no Hard Knock in play it does nothing")
     raise KeyError(f"no words for the special effect {effect!r}")
 
 
@@ -160,15 +155,13 @@ def card_effect(card: Card) -> Text:
         vi = " và ".join(c.threat_name(t).vi for t in card.threats)
         what = Text(f"goes to No Man's Land showing {en}", f"vào No Man's Land với {vi}")
         if card.trap:
-            return Text(f"{what.en}; a Trap: the top Trial card is then played too",
-                        f"{what.vi}; là Bẫy: lá Thử thách trên cùng cũng được chơi ngay")
+            return tr("{what}; a Trap: the top Trial card is then played too", what=what)
         return what
     if card.kind == "hard_knock":
         kt = c.knocks[card.knock or ""]
         threat = card.threats[0] if card.threats else None
         what = knock_effect(kt, YOU, threat)
-        return Text(f"a Hard Knock for you when played (weight {kt.weight}): {what.en}",
-                    f"Hard Knock cho bạn khi đánh (nặng {kt.weight}): {what.vi}")
+        return tr("a Hard Knock for you when played (weight {weight}): {what}", weight=kt.weight, what=what)
     _named, effect = c.specials[card.special or ""]
     return special_effect(effect)
 
@@ -176,7 +169,7 @@ def card_effect(card: Card) -> Text:
 def card_line(card: Card) -> Text:
     face = content().face_text(card.face)
     what = card_effect(card)
-    return Text(f"{face.en} — {what.en}.", f"{face.vi} — {what.vi}.")
+    return tr("{face} — {what}.", face=face, what=what)
 
 
 # ---------------------------------------------------------------------------
@@ -185,27 +178,18 @@ def card_line(card: Card) -> Text:
 
 def charm_effect(ch: Character) -> Text:
     t = content().threat_name(ch.charm)
-    return Text(f"lucky charm {t.en}: once, instead of playing a card, remove one card showing {t.en} from No "
-                "Man's Land; the group's help can turn the charm back",
-                f"Bùa may mắn {t.vi}: một lần, thay vì đánh bài, loại bỏ một lá có {t.vi} khỏi No Man's Land; sự "
-                "giúp đỡ của cả nhóm có thể lật bùa lại")
+    return tr("lucky charm {t}: once, instead of playing a card, remove one card showing {t} from No Man's Land; the group's help can turn the charm back", t=t)
 
 
-CHARM_RULE = Text("Each Grizzled has a lucky charm, one of the six threats: once, instead of playing a card, its holder "
-                  "removes one card showing that threat from No Man's Land.",
-                  "Mỗi Grizzled có một Bùa may mắn là một trong sáu mối đe dọa: một lần, thay vì đánh bài, người giữ "
-                  "loại bỏ một lá có mối đe dọa đó khỏi No Man's Land.")
+CHARM_RULE = tr("Each Grizzled has a lucky charm, one of the six threats: once, instead of playing a card, its holder removes one card showing that threat from No Man's Land.")
 
 
 def character_line(ch: Character) -> Text:
     what = charm_effect(ch)
-    return Text(f"{ch.name} — {what.en}.", f"{ch.name} — {what.vi}.")
+    return tr("{name} — {what}.", name=ch.name, what=what)
 
 
-SPEECH = Text("Speech: instead of playing a card, spend a Speech token and name a threat; everyone else still in the "
-              "mission may discard one card showing it.",
-              "Phát biểu: thay vì đánh bài, dùng một token Phát biểu và gọi tên một mối đe dọa; những người khác còn "
-              "trong nhiệm vụ có thể bỏ một lá có mối đe dọa đó.")
+SPEECH = tr("Speech: instead of playing a card, spend a Speech token and name a threat; everyone else still in the mission may discard one card showing it.")
 
 
 def _ordinal(n: int) -> Text:
@@ -217,7 +201,7 @@ def _ordinal(n: int) -> Text:
 def tile_effect(tile: TileType) -> Text:
     """From ``offset``: +1 the first player to the left, -2 the second to the right (GR-42)."""
     nth = _ordinal(abs(tile.offset))
-    side = Text("left", "trái") if tile.offset > 0 else Text("right", "phải")
+    side = tr("left") if tile.offset > 0 else tr("right")
     en = f"supports the {nth.en} player to the {side.en} of whoever places it"
     vi = f"hỗ trợ người {nth.vi} bên {side.vi} của người đặt thẻ"
     if tile.double:
@@ -228,17 +212,13 @@ def tile_effect(tile: TileType) -> Text:
 
 def tile_line(tile: TileType) -> Text:
     what = tile_effect(tile)
-    return Text(f"{tile.name.en}: {what.en}.", f"{tile.name.vi}: {what.vi}.")
+    return tr("{name}: {what}.", name=tile.name, what=what)
 
 
 OPTION_WORDS: dict[str, dict[str, Text]] = {
     "characters": {
-        "choose": Text("Every player secretly chooses a Grizzled at the start; if two ask for the same one, the first "
-                       "in turn order from the Leader keeps it.",
-                       "Mỗi người bí mật chọn một Grizzled lúc bắt đầu; nếu hai người chọn trùng, người đứng trước theo "
-                       "thứ tự lượt tính từ Lãnh đạo được giữ."),
-        "random": Text("The Grizzled are dealt to the players at random.",
-                       "Các Grizzled được chia ngẫu nhiên cho người chơi."),
+        "choose": tr("Every player secretly chooses a Grizzled at the start; if two ask for the same one, the first in turn order from the Leader keeps it."),
+        "random": tr("The Grizzled are dealt to the players at random."),
     },
 }
 
@@ -248,7 +228,7 @@ def option_line(option: str, value: str) -> Text:
     return OPTION_WORDS[option][value]
 
 
-FAIL_RULE = Text(f"{FAILURE_COUNT} of one threat fail a mission", f"{FAILURE_COUNT} mối đe dọa giống nhau là thất bại")
+FAIL_RULE = tr("{FAILURE_COUNT} of one threat fail a mission", FAILURE_COUNT=FAILURE_COUNT)
 
 
 def all_lines(c: Content | None = None) -> dict[str, Text]:

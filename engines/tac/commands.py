@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, tr
+from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Text, tr
 from engines.tac.board import HOME
 from engines.tac.content import CARD_WORDS, fold
 from engines.tac.plays import MARBLE_BY_NAME, Uses
@@ -188,8 +188,7 @@ def read(text: str) -> Reading:
                 m, k, _ = r.parts[-1]
                 r.parts[-1] = (m, k, dest)
         elif tok.isdigit() and r.card is None and not r.marbles:
-            raise InvalidCommand(tr(f"There is no card {tok} in TAC (cards: 1-10, 12, 13, Trickser, TAC).",
-                                    f"TAC không có lá {tok} (các lá: 1-10, 12, 13, Trickser, TAC)."))
+            raise InvalidCommand(tr("There is no card {tok} in TAC (cards: 1-10, 12, 13, Trickser, TAC).", tok=tok))
         elif tok.isdigit():
             n = int(tok)
             if r.parts and r.parts[-1][1] == 0:
@@ -203,7 +202,7 @@ def read(text: str) -> Reading:
         bad, whole = " ".join(unknown), text.strip()
         where_en = "" if fold(whole) == bad else f" in {whole!r}"
         where_vi = "" if fold(whole) == bad else f" trong {whole!r}"
-        raise InvalidCommand(tr(f"Cannot read {bad!r}{where_en}: a line counts only when the whole line is a "
+        raise InvalidCommand(Text(f"Cannot read {bad!r}{where_en}: a line counts only when the whole line is a "
                                 "command, so write just the move.",
                                 f"Không hiểu {bad!r}{where_vi}: một dòng chỉ được tính khi cả dòng là lệnh, "
                                 "hãy chỉ viết nước đi."))
@@ -268,17 +267,17 @@ def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str],
     what = text.strip()
     vi = examples(cmds_vi or cmds)
     if r.card is not None and r.verb is None and r.card not in hand_words:
-        return IllegalCommand(tr(f"You read as playing {r.card!r}, but you have no such card to play now. "
+        return IllegalCommand(Text(f"You read as playing {r.card!r}, but you have no such card to play now. "
                                  f"Try: {', '.join(examples(cmds))}.",
                                  f"Đọc được lá {r.card!r}, nhưng bạn không có lá đó để đánh lúc này. "
                                  f"Thử: {', '.join(vi)}."), examples(cmds))
-    return IllegalCommand(tr(f"{what!r} is not a legal move now. Legal moves include: {', '.join(examples(cmds))}.",
+    return IllegalCommand(Text(f"{what!r} is not a legal move now. Legal moves include: {', '.join(examples(cmds))}.",
                              f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {', '.join(vi)}."),
                           examples(cmds))
 
 
 def refuse_many(text: str, options: list[str], options_vi: list[str] | None = None) -> AmbiguousCommand:
     vi = options_vi or options
-    return AmbiguousCommand(tr(f"{text.strip()!r} fits several moves; write one of: {', '.join(options[:8])}.",
+    return AmbiguousCommand(Text(f"{text.strip()!r} fits several moves; write one of: {', '.join(options[:8])}.",
                                f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {', '.join(vi[:8])}."),
                             options[:8])

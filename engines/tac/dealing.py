@@ -5,7 +5,8 @@ Like ``flow``, every function changes a state the caller owns (a clone).
 
 from __future__ import annotations
 
-from engines.contract import Event, tr
+from engines.contract import Event, Text, tr
+from engines.i18n import each_lang
 from engines.rng import Rng
 from engines.tac import content as cardlib
 from engines.tac.board import partner
@@ -46,10 +47,9 @@ def deal(state: TacState) -> list[Event]:
     said_vi = ", ".join(f"{state.players[p]}: {'Tôi có thể' if state.can[p] else 'Tôi không thể'}" for p in range(4))
     dealer = state.players[state.dealer]
     return [
-        Event(tr(f"Deal {state.deals}: {dealer} deals {per} cards each. Announcements: {said_en}.",
+        Event(Text(f"Deal {state.deals}: {dealer} deals {per} cards each. Announcements: {said_en}.",
                  f"Ván chia {state.deals}: {dealer} chia mỗi người {per} lá. Thông báo: {said_vi}.")),
-        Event(tr("Each player now gives one card face down to their partner (`give N`).",
-                 "Mỗi người úp một lá đưa cho đồng đội (`give N` / `cho N`).")),
+        Event(tr("Each player now gives one card face down to their partner (`give N`).")),
     ]
 
 
@@ -59,11 +59,9 @@ def choose_gift(state: TacState, seat: int, card: str) -> list[Event]:
     state.gifts = {**state.gifts, str(seat): card}
     events = []
     if first:
-        events.append(Event(tr(f"{names(state, seat)} has chosen a card for their partner.",
-                               f"{names(state, seat)} đã chọn lá bài cho đồng đội.")))
+        events.append(Event(tr("{names} has chosen a card for their partner.", names=names(state, seat))))
     mate = names(state, partner(seat))
-    events.append(Event(tr(f"You will give your {cardlib.name(card)} to {mate}.",
-                           f"Bạn sẽ đưa lá {cardlib.name(card, 'vi')} cho {mate}."), frozenset({seat})))
+    events.append(Event(tr("You will give your {name} to {mate}.", mate=mate, name=each_lang(cardlib.name, card)), frozenset({seat})))
     if len(state.gifts) < 4:
         return events
     gifts = {int(k): v for k, v in state.gifts.items()}
@@ -72,12 +70,10 @@ def choose_gift(state: TacState, seat: int, card: str) -> list[Event]:
     for p, c in gifts.items():
         state.hands[partner(p)].append(c)
         to = partner(p)
-        events.append(Event(tr(f"You received {cardlib.name(c)} from {names(state, p)}.",
-                               f"Bạn nhận lá {cardlib.name(c, 'vi')} từ {names(state, p)}."), frozenset({to})))
+        events.append(Event(tr("You received {name} from {names}.", names=names(state, p), name=each_lang(cardlib.name, c)), frozenset({to})))
     state.gifts = {}
     state.phase = "play"
     state.turn = (state.dealer + 1) % 4
     state.step_version = state.version
-    events.append(Event(tr(f"The exchange is done. {names(state, state.turn)} plays first.",
-                           f"Đã trao đổi xong. {names(state, state.turn)} đi trước.")))
+    events.append(Event(tr("The exchange is done. {names} plays first.", names=names(state, state.turn))))
     return events

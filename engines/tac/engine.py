@@ -25,6 +25,7 @@ from engines.contract import (
     Option,
     Outcome,
     Seat,
+    Text,
     tr,
 )
 from engines.rng import Rng
@@ -146,19 +147,19 @@ class TacEngine(Engine[TacState]):
         commands = [c.command for c in menu]
         vi = [c.command_in("vi") for c in menu]  # a Vietnamese sentence gives Vietnamese examples
         if not text.strip():
-            raise InvalidCommand(tr("Empty command. Write e.g. " + ", ".join(commands[:4] or ["give 12"]) + ".",
+            raise InvalidCommand(Text("Empty command. Write e.g. " + ", ".join(commands[:4] or ["give 12"]) + ".",
                                     "Lệnh trống. Hãy viết ví dụ " + ", ".join(vi[:4] or ["cho 12"]) + "."),
                                  commands[:6])
         try:
             reading = notation.read(text)
         except InvalidCommand as err:
-            raise InvalidCommand(tr(f"{err.message.en} Write e.g. {', '.join(commands[:4])}.",
+            raise InvalidCommand(Text(f"{err.message.en} Write e.g. {', '.join(commands[:4])}.",
                                     f"{err.message.vi} Hãy viết ví dụ {', '.join(vi[:4])}."),
                                  commands[:6]) from None
         if not legal:
-            raise IllegalCommand(tr("It is not your turn to act.", "Chưa đến lượt bạn."))
+            raise IllegalCommand(tr("It is not your turn to act."))
         if not (reading.card or reading.verb or reading.marbles or reading.skip or reading.start):
-            raise InvalidCommand(tr(f"Cannot find a card or a move in {text.strip()!r}. Write e.g. "
+            raise InvalidCommand(Text(f"Cannot find a card or a move in {text.strip()!r}. Write e.g. "
                                     f"{', '.join(commands[:4])}.",
                                     f"Không tìm thấy lá bài hay nước đi trong {text.strip()!r}. Hãy viết ví dụ "
                                     f"{', '.join(vi[:4])}."), commands[:6])
@@ -199,8 +200,7 @@ class TacEngine(Engine[TacState]):
                 part, after = seven.simulate(after, who, [(marble, steps, end)], home, total=steps)
                 done.extend(part)
         except seven.SplitError as err:
-            raise IllegalCommand(tr(f"Cannot carry out {text.strip()!r}: {err}. Examples: {', '.join(examples)}.",
-                                    f"Không thực hiện được {text.strip()!r}. Ví dụ: {', '.join(examples)}."),
+            raise IllegalCommand(tr("Cannot carry out {strip!r}: {err}. Examples: {join}.", strip=text.strip(), err=err, join=', '.join(examples)),
                                  examples) from None
         key = after.key()
         for action, res in legal.items():
@@ -221,10 +221,7 @@ class TacEngine(Engine[TacState]):
             return fits[0]
         if not fits:
             raise seven.SplitError(f"no marble of colour {written} can take {steps} steps now")
-        raise AmbiguousCommand(tr(f"{written!r} may mean several marbles; write the full name, e.g. "
-                                  f"{', '.join(examples)}.",
-                                  f"{written!r} có thể là nhiều bi; hãy viết tên đầy đủ, ví dụ "
-                                  f"{', '.join(examples)}."), examples)
+        raise AmbiguousCommand(tr("{written!r} may mean several marbles; write the full name, e.g. {join}.", written=written, join=', '.join(examples)), examples)
 
     def apply(self, state: TacState, seat: Seat, action: Action) -> tuple[TacState, list[Event]]:
         legal = flow.legal(state, seat)
@@ -233,8 +230,7 @@ class TacEngine(Engine[TacState]):
         elif action.kind == "seven" and any(a.kind == "seven" for a in legal):
             after = self._written_seven(state, seat, action)
         else:
-            raise IllegalCommand(tr(f"{action.kind} {' '.join(map(str, action.args))} is not legal now.",
-                                    f"{action.kind} {' '.join(map(str, action.args))} không hợp lệ lúc này."),
+            raise IllegalCommand(tr("{kind} {join} is not legal now.", kind=action.kind, join=' '.join(map(str, action.args))),
                                  [c.command for c in self.menu(state, seat)][:6] if legal else [])
         s = state.clone()
         s.version += 1
@@ -259,11 +255,11 @@ class TacEngine(Engine[TacState]):
                 steps, _, end = rest.partition(">h")
                 parts.append((MARBLE_BY_NAME[marble], int(steps), HOME + int(end) - 1 if end else None))
             except (ValueError, KeyError):
-                raise IllegalCommand(tr(f"Bad 7 part {text!r}.", f"Phần lá 7 sai: {text!r}.")) from None
+                raise IllegalCommand(tr("Bad 7 part {text!r}.", text=text)) from None
         try:
             return seven.simulate(state.board, who, parts, flow.home_steps(state))[1]
         except seven.SplitError as err:
-            raise IllegalCommand(tr(f"That 7 split is not legal: {err}.", "Cách chia lá 7 này không hợp lệ.")) from None
+            raise IllegalCommand(tr("That 7 split is not legal: {err}.", err=err)) from None
 
     # -- what people see ------------------------------------------------------
 
@@ -284,7 +280,7 @@ class TacEngine(Engine[TacState]):
         w = state.winners
         a, b = state.players[w], state.players[w + 2]
         return Outcome(frozenset({w, w + 2}), False,
-                       tr(f"{a} and {b} brought all eight marbles home", f"{a} và {b} đưa cả tám bi về nhà"))
+                       tr("{a} and {b} brought all eight marbles home", a=a, b=b))
 
     def bots(self) -> Mapping[str, Bot[TacState]]:
         return {"random": RandomBot(), "heuristic": HeuristicBot()}

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.contract import Action, Event, tr
+from engines.contract import Action, Event, Text, tr
+from engines.i18n import each_lang
 from engines.tac import content as cardlib
 from engines.tac import dealing, rules
 from engines.tac.board import Board
@@ -199,23 +200,20 @@ def finish_turn(state: TacState, actor: int, action: Action, record: dict[str, A
             state.cache.clear()
             if Action("tac", ()) in legal(state, nxt):
                 p = names(state, nxt)
-                return [Event(tr(f"All eight marbles of a team are home — {p} must answer with a TAC.",
-                                 f"Đội đã đưa đủ tám bi về nhà — {p} phải đánh lá TAC."))]
+                return [Event(tr("All eight marbles of a team are home — {p} must answer with a TAC.", p=p))]
         state.threat = None
         state.phase = "over"
         state.winners = win
         state.cache.clear()
         a, b = names(state, win), names(state, win + 2)
-        return [Event(tr(f"{a} and {b} have all eight marbles home and win!",
-                         f"{a} và {b} đã đưa cả tám bi về nhà và chiến thắng!"))]
+        return [Event(tr("{a} and {b} have all eight marbles home and win!", a=a, b=b))]
     if nxt is None:
         state.dealer = (state.dealer + 1) % 4
         return dealing.deal(state)
     state.turn = nxt
     if state.skipped:
         p = names(state, nxt)
-        events.append(Event(tr(f"{p} is skipped: discard a card (or answer with a TAC).",
-                               f"{p} bị mất lượt: bỏ một lá (hoặc đáp lại bằng lá TAC).")))
+        events.append(Event(tr("{p} is skipped: discard a card (or answer with a TAC).", p=p)))
     return events
 
 
@@ -239,16 +237,14 @@ def play(state: TacState, seat: int, action: Action, after: Board | None) -> lis
         # player's "previous turn" is the victim's lost turn, which has no card to take over —
         # except that a player skipped by an 8 played on the victim's behalf may answer it (TAC-69).
         record = {"seat": victim, "eff": "8" if action.kind == "skip" else None, **_snapshot(state)}
-        events = [Event(tr(f"{names(state, seat)} picks {cardlib.name(card)} from {names(state, victim)}'s hand.",
-                           f"{names(state, seat)} chọn lá {cardlib.name(card, 'vi')} trên tay {names(state, victim)}."))]
+        events = [Event(tr("{names} picks {name} from {names2}'s hand.", names=names(state, seat), names2=names(state, victim), name=each_lang(cardlib.name, card)))]
         events += _carry_out(state, victim, action, card, before, after, record)
         if action.kind == "fool" and state.phase == "play" and state.turn == victim:
             # TAC-59: the Devil's player makes the Fool's choices too, so the extra turn the Fool
             # gives is theirs to play, on the victim's behalf, from the victim's new hand
             state.turn = seat
             state.pending = {"kind": "devil", "victim": victim, "after_fool": True}
-            events.append(Event(tr(f"{names(state, seat)} also plays {names(state, victim)}'s extra turn.",
-                                   f"{names(state, seat)} cũng đi thay {names(state, victim)} lượt thêm đó.")))
+            events.append(Event(tr("{names} also plays {names2}'s extra turn.", names=names(state, seat), names2=names(state, victim))))
         return events
     card = action_card(action)
     state.hands[seat].remove(card)
@@ -262,8 +258,7 @@ def play(state: TacState, seat: int, action: Action, after: Board | None) -> lis
         record = {"seat": seat, "eff": eff, "discarded": True, **_snapshot(state)}
         state.last_play = {"seat": seat, "card": card, "discard": True}
         who = names(state, seat)
-        ev = Event(tr(f"{who} discards {cardlib.name(card)} without effect.",
-                      f"{who} bỏ lá {cardlib.name(card, 'vi')} không dùng."))
+        ev = Event(tr("{who} discards {name} without effect.", who=who, name=each_lang(cardlib.name, card)))
         return [ev, *finish_turn(state, seat, action, record)]
     if action.kind == "devil":
         state.last_play = {"seat": seat, "card": card, "discard": False}
@@ -277,8 +272,7 @@ def _carry_out(state: TacState, seat: int, action: Action, card: str, before: Bo
     if action.kind == "discard":
         state.last_play = {"seat": seat, "card": card, "discard": True}
         who = names(state, seat)
-        ev = Event(tr(f"{cardlib.name(card)} is discarded from {who}'s hand without effect.",
-                      f"Lá {cardlib.name(card, 'vi')} của {who} bị bỏ không dùng."))
+        ev = Event(tr("{name} is discarded from {who}'s hand without effect.", who=who, name=each_lang(cardlib.name, card)))
         return [ev, *finish_turn(state, seat, action, record)]
     if after is not None:
         state.set_board(after)
@@ -293,7 +287,7 @@ def _carry_out(state: TacState, seat: int, action: Action, card: str, before: Bo
         en = en[:-1] + ": every hand passes to the right; they play again."
         vi = vi[:-1] + ": mọi người chuyển bài sang phải; người đó đánh thêm một lá."
     state.last_play = {"seat": seat, "card": card, "discard": False, "en": en, "vi": vi}
-    return [Event(tr(en, vi)), *finish_turn(state, seat, action, record)]
+    return [Event(Text(en, vi)), *finish_turn(state, seat, action, record)]
 
 
 def _tac(state: TacState, seat: int) -> list[Event]:
@@ -310,22 +304,19 @@ def _tac(state: TacState, seat: int) -> list[Event]:
     undone = names(state, int(rec["seat"]))
     state.last_play = {"seat": seat, "card": "tac", "discard": False}
     if rec.get("discarded"):  # TAC-70: nothing is undone
-        return [Event(tr(f"{who} plays TAC on {undone}'s discard: {who} now uses the {cardlib.name(eff)}.",
-                         f"{who} đánh lá TAC lên lá bỏ của {undone}: {who} dùng lá {cardlib.name(eff, 'vi')}."))]
-    return [Event(tr(f"{who} plays TAC: {undone}'s turn is undone; {who} now uses the {cardlib.name(eff)}.",
-                     f"{who} đánh lá TAC: lượt của {undone} bị hủy; {who} dùng lá {cardlib.name(eff, 'vi')}."))]
+        return [Event(tr("{who} plays TAC on {undone}'s discard: {who} now uses the {name}.", who=who, undone=undone, name=each_lang(cardlib.name, eff)))]
+    return [Event(tr("{who} plays TAC: {undone}'s turn is undone; {who} now uses the {name}.", who=who, undone=undone, name=each_lang(cardlib.name, eff)))]
 
 
 def _devil(state: TacState, seat: int, tac_answer: bool) -> list[Event]:
     """Start a Devil turn: ``seat`` looks at the next hand and plays one of its cards (TAC-58, 81)."""
     victim = (seat + 1) % 4
     who, vic = names(state, seat), names(state, victim)
-    lead = (tr(f"{names(state, (seat - 1) % 4)} picked {who}'s TAC: it turns the Devil on {vic}.",
-               f"{names(state, (seat - 1) % 4)} chọn lá TAC của {who}: Ác quỷ chuyển sang {vic}.")
-            if tac_answer else tr(f"{who} plays the Devil on {vic}.", f"{who} đánh lá Ác quỷ lên {vic}."))
+    lead = (tr("{names} picked {who}'s TAC: it turns the Devil on {vic}.", names=names(state, (seat - 1) % 4), who=who, vic=vic)
+            if tac_answer else tr("{who} plays the Devil on {vic}.", who=who, vic=vic))
     if not state.hands[victim]:
         record = {"seat": seat, "eff": None, **_snapshot(state)}
-        ev = Event(tr(f"{vic} holds no card: the Devil has no effect.", f"{vic} không còn bài: Ác quỷ không có tác dụng."))
+        ev = Event(tr("{vic} holds no card: the Devil has no effect.", vic=vic))
         return [Event(lead), ev, *finish_turn(state, victim, Action("devil", ()), record)]
     state.turn = seat
     state.pending = {"kind": "devil", "victim": victim}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engines.contract import Action, Text, tr
+from engines.i18n import each_lang
 from engines.tac import content as cardlib
 from engines.tac.board import WAIT, Board, field_name, marble_name
 from engines.tac.plays import action_card
@@ -28,35 +29,31 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
     if kind == "give":
         c = str(action.args[0])
         mate = names[(seat + 2) % 4]
-        return tr(f"give your {cardlib.name(c)} to {mate}", f"đưa lá {cardlib.name(c, 'vi')} cho {mate}")
+        return tr("give your {name} to {mate}", mate=mate, name=each_lang(cardlib.name, c))
     if kind == "discard":
         c = str(action.args[0])
-        return tr(f"discard {cardlib.name(c)} without effect", f"bỏ lá {cardlib.name(c, 'vi')} không dùng")
+        return tr("discard {name} without effect", name=each_lang(cardlib.name, c))
     if kind == "tac":
         if state.pending is not None:
-            return tr("play their TAC: the Devil turns on the next player",
-                      "đánh lá TAC của họ: Ác quỷ chuyển sang người kế tiếp")
+            return tr("play their TAC: the Devil turns on the next player")
         rec = state.last or {}
         card = str(rec.get("eff"))
         who = names[int(rec.get("seat", seat))]
         if rec.get("discarded"):  # TAC-70: nothing to undo, only the card's function
-            return tr(f"TAC: nothing to undo; use the {cardlib.name(card)} of {who}'s discard",
-                      f"TAC: không có gì để hủy; dùng lá {cardlib.name(card, 'vi')} từ lá bỏ của {who}")
-        return tr(f"TAC: undo {who}'s turn and use its {cardlib.name(card)}",
-                  f"TAC: hủy lượt của {who} và dùng lá {cardlib.name(card, 'vi')}")
+            return tr("TAC: nothing to undo; use the {name} of {who}'s discard", who=who, name=each_lang(cardlib.name, card))
+        return tr("TAC: undo {who}'s turn and use its {name}", who=who, name=each_lang(cardlib.name, card))
     if kind == "devil":
         nxt = names[(seat + 1) % 4]
-        return tr(f"Devil: look at {nxt}'s hand and play their turn", f"Ác quỷ: xem bài {nxt} và đi thay họ")
+        return tr("Devil: look at {nxt}'s hand and play their turn", nxt=nxt)
     if kind == "fool":
-        return tr("Fool: every hand passes to the right, then you play again",
-                  "Gã khờ: mọi người chuyển bài sang phải, rồi bạn đánh thêm")
+        return tr("Fool: every hand passes to the right, then you play again")
     if kind == "skip":
         nxt = names[(seat + 1) % 4]
-        return tr(f"8: {nxt} skips their turn", f"8: {nxt} mất lượt")
+        return tr("8: {nxt} skips their turn", nxt=nxt)
     card = action_card(action)
     en_card, vi_card = cardlib.name(card), cardlib.name(card, "vi")
     if after is None:
-        return tr(f"play {en_card}", f"đánh lá {vi_card}")
+        return Text(f"play {en_card}", f"đánh lá {vi_card}")
     moved, knocked = changes(before, after)
     moved_vi = changes(before, after, "vi")[0]
     if kind in ("open",) or (kind == "angel" and action.args[:1] == ("start",)):
@@ -68,4 +65,4 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
     if knocked:
         en += " (knocks " + ", ".join(knocked) + ")"
         vi += " (đánh về " + ", ".join(knocked) + ")"
-    return tr(en, vi)
+    return Text(en, vi)

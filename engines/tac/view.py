@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Text
+from engines.contract import Text, tr
+from engines.i18n import each_lang
 from engines.tac import content as cardlib
 from engines.tac.board import HOME, LETTERS, WAIT, marble_name, start
 from engines.tac.state import TacState
@@ -92,7 +93,7 @@ def _t(lang: str, text: Text) -> str:
 
 
 def _cards(cards: list[str], lang: str) -> str:
-    return ", ".join(cardlib.name(c, lang) for c in cards) or _t(lang, "(none)", "(không có)")
+    return ", ".join(cardlib.name(c, lang) for c in cards) or _t(lang, tr("(none)"))
 
 
 HELP_EN = """How to write a move (reply with a menu number, or write it):
@@ -129,80 +130,66 @@ def render(view_: Mapping[str, Any], lang: str) -> str:
     lines: list[str] = []
     you = view_["you"]
     who = [f"{LETTERS[p]} = {players[p]}" for p in range(4)]
-    lines.append(_t(lang, "TAC — teams a+c and b+d. ", "TAC — đội a+c và b+d. ") + "; ".join(who))
+    lines.append(_t(lang, tr("TAC — teams a+c and b+d. ")) + "; ".join(who))
     if you is not None:
-        lines.append(_t(lang, f"You are {players[you]} (colour {LETTERS[you]}).",
-                        f"Bạn là {players[you]} (màu {LETTERS[you]})."))
-    lines.append(_t(lang, f"Deal {view_['deal']}, dealer {players[view_['dealer']]}.",
-                    f"Ván chia {view_['deal']}, người chia {players[view_['dealer']]}."))
+        lines.append(_t(lang, tr("You are {players} (colour {LETTERS}).", players=players[you], LETTERS=LETTERS[you])))
+    lines.append(_t(lang, tr("Deal {view}, dealer {players}.", view=view_['deal'], players=players[view_['dealer']])))
     options = view_["options"]
     if options.get("seven_in_home") == "forward-only":
-        lines.append(_t(lang, "Variant: a 7 moves marbles inside a home forward only.",
-                        "Biến thể: lá 7 chỉ cho bi trong nhà đi tiến."))
+        lines.append(_t(lang, tr("Variant: a 7 moves marbles inside a home forward only.")))
     elif options.get("seven_stuck") == "after-the-seven":
-        lines.append(_t(lang, "Variant: inside a home a 7 may step a marble forward and back; it counts as stuck "
-                              "only once the 7 is finished.",
-                        "Biến thể: trong nhà, lá 7 có thể cho bi tiến rồi lùi; bi chỉ bị coi là kẹt khi đã "
-                        "đi hết lá 7."))
-    said = ", ".join(f"{players[p]}: " + (_t(lang, "I can", "Tôi có thể") if c else _t(lang, "I can't", "Tôi không thể"))
+        lines.append(_t(lang, tr("Variant: inside a home a 7 may step a marble forward and back; it counts as stuck only once the 7 is finished.")))
+    said = ", ".join(f"{players[p]}: " + (_t(lang, tr("I can")) if c else _t(lang, tr("I can't")))
                      for p, c in enumerate(view_["announcements"]))
-    lines.append(_t(lang, "Announcements: ", "Thông báo: ") + said)
+    lines.append(_t(lang, tr("Announcements: ")) + said)
     lines.append("")
-    lines.append(_t(lang, "Ring (field: marble; * = fresh on its start field):",
-                    "Vòng (ô: bi; * = bi mới ra ở ô xuất phát):"))
+    lines.append(_t(lang, tr("Ring (field: marble; * = fresh on its start field):")))
     fresh = set(view_["fresh"])
     ring = view_["ring"]
     cells = [f"{f}:{m}{'*' if m in fresh else ''}" for f, m in sorted(ring.items(), key=lambda kv: int(kv[0]))]
     if not cells:
-        lines.append("  " + _t(lang, "(empty)", "(trống)"))
+        lines.append("  " + _t(lang, tr("(empty)")))
     for i in range(0, len(cells), 8):  # short lines: mail clients wrap long ones
         lines.append("  " + " ".join(cells[i:i + 8]))
     for c in LETTERS:
         home = " ".join(m or "." for m in view_["homes"][c])
         wait = " ".join(view_["waiting"][c]) or "-"
         start_field = view_["starts"][c]
-        lines.append(_t(lang, f"  {c}: start {start_field}, home [{home}], waiting {wait}",
-                        f"  {c}: xuất phát {start_field}, nhà [{home}], chờ {wait}"))
+        lines.append(_t(lang, tr("  {c}: start {start_field}, home [{home}], waiting {wait}", c=c, start_field=start_field, home=home, wait=wait)))
     lines.append("")
     counts = ", ".join(f"{players[p]} {n}" for p, n in enumerate(view_["hand_counts"]))
-    lines.append(_t(lang, f"Cards in hand: {counts}. Draw pile {view_['deck_size']}.",
-                    f"Số lá trên tay: {counts}. Chồng rút {view_['deck_size']}."))
+    lines.append(_t(lang, tr("Cards in hand: {counts}. Draw pile {view}.", counts=counts, view=view_['deck_size'])))
     if view_["hand"] is not None:
-        lines.append(_t(lang, "Your hand: ", "Bài của bạn: ") + _cards(view_["hand"], lang))
+        lines.append(_t(lang, tr("Your hand: ")) + _cards(view_["hand"], lang))
     if view_["pile_top"] is not None:
-        lines.append(_t(lang, "Top of the discard pile: ", "Lá trên cùng chồng bỏ: ") + cardlib.name(view_["pile_top"], lang))
+        lines.append(_t(lang, tr("Top of the discard pile: ")) + cardlib.name(view_["pile_top"], lang))
     last = view_["last_play"]
     if last and last.get(lang):
-        lines.append(_t(lang, "Last play: ", "Nước vừa đi: ") + str(last[lang]))
+        lines.append(_t(lang, tr("Last play: ")) + str(last[lang]))
     ex = view_["exchange"]
     if ex["open"]:
         chosen = ", ".join(players[p] for p in ex["chosen"]) or "-"
-        lines.append(_t(lang, f"Partner exchange: chosen so far: {chosen}.", f"Trao đổi với đồng đội: đã chọn: {chosen}."))
+        lines.append(_t(lang, tr("Partner exchange: chosen so far: {chosen}.", chosen=chosen)))
         if ex["your_gift"]:
-            lines.append(_t(lang, f"You give: {cardlib.name(ex['your_gift'])} (you may still change it).",
-                            f"Bạn đưa: {cardlib.name(ex['your_gift'], 'vi')} (vẫn có thể đổi)."))
+            lines.append(_t(lang, tr("You give: {name} (you may still change it).", name=each_lang(cardlib.name, ex['your_gift']))))
     pending = view_["pending"]
     if pending and pending["kind"] == "use":
-        lines.append(_t(lang, f"TAC played: now use the {cardlib.name(pending['card'])}.",
-                        f"Đã đánh TAC: giờ dùng lá {cardlib.name(pending['card'], 'vi')}."))
+        lines.append(_t(lang, tr("TAC played: now use the {name}.", name=each_lang(cardlib.name, pending['card']))))
     if pending and pending["kind"] == "devil":
         victim = players[pending["victim"]]
-        lines.append(_t(lang, f"Devil: play {victim}'s turn with one of their cards.",
-                        f"Ác quỷ: đi thay {victim} bằng một lá của họ."))
+        lines.append(_t(lang, tr("Devil: play {victim}'s turn with one of their cards.", victim=victim)))
         if "victim_hand" in pending:
-            lines.append(_t(lang, f"{victim}'s hand: ", f"Bài của {victim}: ") + _cards(pending["victim_hand"], lang))
+            lines.append(_t(lang, tr("{victim}'s hand: ", victim=victim)) + _cards(pending["victim_hand"], lang))
     if view_["skipped"]:
-        lines.append(_t(lang, "The player to act was skipped by an 8: discard a card or answer with a TAC.",
-                        "Người đến lượt bị lá 8 cho mất lượt: bỏ một lá hoặc đáp bằng lá TAC."))
+        lines.append(_t(lang, tr("The player to act was skipped by an 8: discard a card or answer with a TAC.")))
     if view_["threat"] is not None:
-        lines.append(_t(lang, "A winning move was made: it must be answered with a TAC now.",
-                        "Vừa có nước thắng: phải đáp lại bằng lá TAC."))
+        lines.append(_t(lang, tr("A winning move was made: it must be answered with a TAC now.")))
     if view_["winners"]:
         w = " + ".join(players[p] for p in view_["winners"])
-        lines.append(_t(lang, f"Game over: {w} win.", f"Ván đã kết thúc: {w} thắng."))
+        lines.append(_t(lang, tr("Game over: {w} win.", w=w)))
     elif view_["to_act"]:
         acting = ", ".join(players[p] for p in view_["to_act"])
-        lines.append(_t(lang, f"To act: {acting}.", f"Đến lượt: {acting}."))
+        lines.append(_t(lang, tr("To act: {acting}.", acting=acting)))
     lines.append("")
     lines.append(HELP_VI if lang == "vi" else HELP_EN)
     return "\n".join(lines)

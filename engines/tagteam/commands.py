@@ -25,6 +25,7 @@ from itertools import permutations
 from typing import Any
 
 from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text, tr
+from engines.i18n import each_lang
 from engines.tagteam.content import Content
 from engines.tagteam.state import TTState
 from engines.wording import strip_fillers
@@ -133,16 +134,15 @@ def label(content: Content, s: TTState, seat: int, action: Action) -> Text:
         return f.name if f is not None else fid
 
     if action.kind == "pick":
-        return tr(f"pick {name(a[0])}", f"chọn {name(a[0])}")
+        return tr("pick {name}", name=name(a[0]))
     if action.kind == "pick_discard":
-        return tr(f"pick {name(a[0])}, discard {name(a[1])}", f"chọn {name(a[0])}, loại {name(a[1])}")
+        return tr("pick {name}, discard {name2}", name=name(a[0]), name2=name(a[1]))
     if action.kind == "team":
-        return tr(f"team {name(a[0])} + {name(a[1])}", f"đội {name(a[0])} + {name(a[1])}")
+        return tr("team {name} + {name2}", name=name(a[0]), name2=name(a[1]))
     if action.kind == "order":
         first, second = (s.teams[seat][_int(i) - 1].id for i in a)
         one, two = (content.fighters[fid].starting_card.name for fid in (first, second))
-        return tr(f"play {one} ({name(first)}) first, then {two}",
-                  f"đánh {one} ({name(first)}) trước, rồi {two}")
+        return tr("play {one} ({name}) first, then {two}", one=one, name=name(first), two=two)
     drawn = s.draw[seat]
     card = content.cards[drawn[_int(a[0]) - 1]]
     n = len(s.fight[seat])
@@ -150,7 +150,7 @@ def label(content: Content, s: TTState, seat: int, action: Action) -> Text:
     where_en = "on top" if pos == 0 else "at the bottom" if pos == n else f"after card {pos}"
     where_vi = "trên cùng" if pos == 0 else "dưới cùng" if pos == n else f"sau thẻ {pos}"
     rest = ", ".join(content.cards[drawn[_int(i) - 1]].name for i in a[2:4])
-    return tr(f"add {card.name} {where_en} of your Fight Deck; bottom: {rest}",
+    return Text(f"add {card.name} {where_en} of your Fight Deck; bottom: {rest}",
               f"thêm {card.name} {where_vi} Bộ bài Chiến đấu; xuống đáy: {rest}")
 
 
@@ -194,10 +194,9 @@ def fighter_refs(content: Content, words: list[str]) -> list[str]:
 def parse(content: Content, s: TTState, seat: int, text: str) -> Action:
     words = [w for w in normalize(strip_fillers(text)).split() if w not in FILLER]
     if not words:
-        raise _invalid(content, s, seat, "Empty command. Write one of the examples, or a menu number.",
-                       "Lệnh trống. Hãy viết theo ví dụ, hoặc một số trong danh sách.")
+        raise _invalid(content, s, seat, tr("Empty command. Write one of the examples, or a menu number."))
     if s.phase == "over":
-        raise IllegalCommand(tr("The game is over.", "Trận đấu đã kết thúc."))
+        raise IllegalCommand(tr("The game is over."))
     if s.phase in ("draft1", "draft2", "free"):
         action = parse_draft(content, s, seat, words)
     elif s.phase == "setup":
@@ -205,8 +204,7 @@ def parse(content: Content, s: TTState, seat: int, text: str) -> Action:
     else:
         action = parse_build(content, s, seat, words)
     if action not in set(legal(content, s, seat)):
-        raise IllegalCommand(tr(f"`{format_action(action)}` is not possible now.",
-                                f"`{format_action(action, 'vi')}` không hợp lệ lúc này."),
+        raise IllegalCommand(tr("`{format_action}` is not possible now.", format_action=each_lang(format_action, action)),
                              _examples(content, s, seat))
     return action
 
@@ -231,14 +229,11 @@ def parse_draft(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
         picks = fighter_refs(content, parts.get("pick", []) + parts.get("", []))
         drops = fighter_refs(content, parts.get("discard", []))
     except KeyError as exc:
-        raise _invalid(content, s, seat, f"No fighter called {exc.args[0]!r}. Write only the command on the line, "
-                       "e.g. `pick joan`.",
-                       f"Không có võ sĩ tên {exc.args[0]!r}. Chỉ viết lệnh trên dòng, ví dụ `chọn joan`.") from None
+        raise _invalid(content, s, seat, tr("No fighter called {args!r}. Write only the command on the line, e.g. `pick joan`.", args=exc.args[0])) from None
     pending = s.pending[seat]
     if s.phase == "free":
         if len(picks) != 2 or drops:
-            raise _invalid(content, s, seat, "Name exactly 2 fighters: `pick joan wong`.",
-                           "Hãy nêu đúng 2 võ sĩ: `chọn joan wong`.")
+            raise _invalid(content, s, seat, tr("Name exactly 2 fighters: `pick joan wong`."))
         a, b = sorted(picks)
         return Action("team", (a, b))
     if s.phase == "draft1" and s.draft == "competitive":
@@ -247,12 +242,10 @@ def parse_draft(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
         if not drops and pending is not None:
             drops = [str(pending[2])]
         if len(picks) != 1 or len(drops) != 1:
-            raise _invalid(content, s, seat, "Pick one fighter and discard one: `pick joan discard wong`.",
-                           "Chọn một võ sĩ và loại một: `chọn joan bỏ wong`.")
+            raise _invalid(content, s, seat, tr("Pick one fighter and discard one: `pick joan discard wong`."))
         return Action("pick_discard", (picks[0], drops[0]))
     if len(picks) != 1 or drops:
-        raise _invalid(content, s, seat, "Pick exactly one fighter: `pick joan`.",
-                       "Chọn đúng một võ sĩ: `chọn joan`.")
+        raise _invalid(content, s, seat, tr("Pick exactly one fighter: `pick joan`."))
     return Action("pick", (picks[0],))
 
 
@@ -278,10 +271,7 @@ def parse_order(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
     if len(nums) == 1 and nums[0] in (1, 2):
         nums.append(3 - nums[0])
     if len(nums) != 2 or sorted(nums) != [1, 2]:
-        raise _invalid(content, s, seat, "Write only `order 1 2` or `order 2 1` (which Starting card is played "
-                       "first) on the line, nothing else.",
-                       "Chỉ viết `thứ tự 1 2` hoặc `thứ tự 2 1` (thẻ Khởi đầu nào đánh trước) trên dòng, "
-                       "không thêm chữ nào khác.")
+        raise _invalid(content, s, seat, tr("Write only `order 1 2` or `order 2 1` (which Starting card is played first) on the line, nothing else."))
     return Action("order", (nums[0], nums[1]))
 
 
@@ -304,13 +294,9 @@ def _card_ref(content: Content, s: TTState, seat: int, words: list[str]) -> int:
         if words and any(_has_words(n, words) for n in names):
             hits.append((i, cid))
     if not hits:
-        raise _invalid(content, s, seat, f"None of your 3 drawn cards is called {phrase!r}. Write only the command "
-                       "on the line, with the card as 1, 2 or 3: e.g. `add 2 top`.",
-                       f"Không có thẻ rút nào tên {phrase!r}. Chỉ viết lệnh trên dòng, thẻ là 1, 2 hoặc 3: "
-                       "ví dụ `thêm 2 trên`.")
+        raise _invalid(content, s, seat, tr("None of your 3 drawn cards is called {phrase!r}. Write only the command on the line, with the card as 1, 2 or 3: e.g. `add 2 top`.", phrase=phrase))
     if len({cid for _, cid in hits}) > 1:
-        raise AmbiguousCommand(tr(f"{phrase!r} fits several drawn cards; write its number 1, 2 or 3.",
-                                  f"{phrase!r} khớp nhiều thẻ; hãy viết số 1, 2 hoặc 3."), _examples(content, s, seat))
+        raise AmbiguousCommand(tr("{phrase!r} fits several drawn cards; write its number 1, 2 or 3.", phrase=phrase), _examples(content, s, seat))
     return hits[0][0]
 
 
@@ -341,36 +327,30 @@ def parse_build(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
                     words = [*words[:i], "bottom", *tail]  # `add 2 bottom 3 1`
             elif k in ("after", "before"):
                 if i + 1 >= len(words) or not words[i + 1].isdigit():
-                    raise _invalid(content, s, seat, f"Write a card number after `{words[i]}`, e.g. `after 1`.",
-                                   f"Viết số thẻ sau `{words[i]}`, ví dụ `sau 1`.")
+                    raise _invalid(content, s, seat, tr("Write a card number after `{words}`, e.g. `after 1`.", words=words[i]))
                 ref = int(words[i + 1])
                 if not 1 <= ref <= n:
-                    raise IllegalCommand(tr(f"Your Fight Deck has cards 1 to {n}.",
-                                            f"Bộ bài Chiến đấu của bạn có thẻ 1 đến {n}."), _examples(content, s, seat))
+                    raise IllegalCommand(tr("Your Fight Deck has cards 1 to {n}.", n=n), _examples(content, s, seat))
                 pos = ref if k == "after" else ref - 1
                 i += 2
     if i < len(words) and KEYWORD.get(words[i]) in ("bottom", "discard"):  # `bottom 3 1`, `bỏ 3 1`
         rest = [w for w in words[i + 1:] if KEYWORD.get(w) not in ("bottom", "discard")]
         order = [int(w) for w in rest if w.isdigit()]
         if len(order) != len(rest) or not 1 <= len(order) <= 2:
-            raise _invalid(content, s, seat, "After `bottom` write the numbers of the other 2 drawn cards, e.g. `bottom 3 1`.",
-                           "Sau `dưới` hãy viết số của 2 thẻ còn lại, ví dụ `dưới 3 1`.")
+            raise _invalid(content, s, seat, tr("After `bottom` write the numbers of the other 2 drawn cards, e.g. `bottom 3 1`."))
         i = len(words)
     if i < len(words):
-        raise _invalid(content, s, seat, f"Cannot read {' '.join(words[i:])!r}. Write e.g. `add 2 top, bottom 3 1`.",
-                       f"Không hiểu {' '.join(words[i:])!r}. Viết ví dụ `thêm 2 trên, dưới 3 1`.")
+        raise _invalid(content, s, seat, tr("Cannot read {join!r}. Write e.g. `add 2 top, bottom 3 1`.", join=' '.join(words[i:])))
     if pick is None and pending is not None:
         pick = int(pending[1])
         if pos is None:
             pos = int(pending[2])
     if pick is None:
-        raise _invalid(content, s, seat, "Say which drawn card to add and where: `add 2 top` or `add 2 after 1`.",
-                       "Hãy nói thẻ nào và đặt ở đâu: `thêm 2 trên` hoặc `thêm 2 sau 1`.")
+        raise _invalid(content, s, seat, tr("Say which drawn card to add and where: `add 2 top` or `add 2 after 1`."))
     if pos is None:
-        raise _invalid(content, s, seat, "Say where the card goes: `top`, `bottom`, `after N` or `before N`.",
-                       "Hãy nói vị trí: `trên`, `dưới`, `sau N` hoặc `trước N`.")
+        raise _invalid(content, s, seat, tr("Say where the card goes: `top`, `bottom`, `after N` or `before N`."))
     if not 1 <= pick <= 3:
-        raise IllegalCommand(tr("You drew cards 1, 2 and 3.", "Bạn đã rút thẻ 1, 2 và 3."), _examples(content, s, seat))
+        raise IllegalCommand(tr("You drew cards 1, 2 and 3."), _examples(content, s, seat))
     others = [x for x in (1, 2, 3) if x != pick]
     if order is None:
         if pending is not None and int(pending[1]) == pick:
@@ -380,6 +360,5 @@ def parse_build(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
     if len(order) == 1 and order[0] in others:
         order.append(next(x for x in others if x != order[0]))
     if sorted(order) != others:
-        raise IllegalCommand(tr(f"The cards that go to the bottom are {others[0]} and {others[1]}.",
-                                f"Hai thẻ xuống đáy là {others[0]} và {others[1]}."), _examples(content, s, seat))
+        raise IllegalCommand(tr("The cards that go to the bottom are {others} and {others2}.", others=others[0], others2=others[1]), _examples(content, s, seat))
     return Action("add", (pick, pos, order[0], order[1]))

@@ -92,13 +92,13 @@ class TagTeamEngine(Engine[TTState]):
             common = [a for a in commands.build_menu(self.content, state, seat) if a != suggestion]
             choices = commands.choices(self.content, state, seat, [suggestion, *common])
             first = choices[0]
-            label = Text(f"{first.label.en} (suggested)", f"{first.label.vi} (gợi ý)")
+            label = tr("{label} (suggested)", label=first.label)
             return [Choice(first.action, first.command, label, first.command_vi), *choices[1:]]
         return self.legal_actions(state, seat)
 
     def parse(self, state: TTState, seat: Seat, text: str) -> Action:
         if seat not in (0, 1):
-            raise IllegalCommand(tr("There are only seats 0 and 1.", "Chỉ có ghế 0 và 1."))
+            raise IllegalCommand(tr("There are only seats 0 and 1."))
         return commands.parse(self.content, state, seat, text)
 
     def format(self, state: TTState, action: Action) -> str:
@@ -106,10 +106,9 @@ class TagTeamEngine(Engine[TTState]):
 
     def apply(self, state: TTState, seat: Seat, action: Action) -> tuple[TTState, list[Event]]:
         if state.phase not in rules.SIMULTANEOUS or seat not in (0, 1):
-            raise IllegalCommand(tr("You have nothing to do now.", "Bạn không có gì phải làm lúc này."))
+            raise IllegalCommand(tr("You have nothing to do now."))
         if action not in set(commands.legal(self.content, state, seat)):
-            raise IllegalCommand(tr(f"{action.kind} {list(action.args)} is not legal now.",
-                                    f"{action.kind} {list(action.args)} không hợp lệ lúc này."))
+            raise IllegalCommand(tr("{kind} {list} is not legal now.", kind=action.kind, list=list(action.args)))
         s = state.clone()
         s.version += 1
         name = s.players[seat]
@@ -117,9 +116,9 @@ class TagTeamEngine(Engine[TTState]):
         replaced = s.pending[seat] is not None
         s.pending[seat] = action.to_json()
         said = commands.label(self.content, state, seat, action)
-        events.append(Event(tr(f"Your choice: {said.en}.", f"Lựa chọn của bạn: {said.vi}."), frozenset({seat})))
+        events.append(Event(tr("Your choice: {said}.", said=said), frozenset({seat})))
         if not replaced:
-            events.append(Event(tr(f"{name} has chosen.", f"{name} đã chọn.")))
+            events.append(Event(tr("{name} has chosen.", name=name)))
         if all(p is not None for p in s.pending):
             events += RESOLVE[s.phase](self.content, s)
         return s, events

@@ -43,7 +43,7 @@ def deal_draft(content: Content, s: TTState) -> list[Event]:
     s.picks = [[], []]
     s.discards = [[], []]
     begin(s, "draft1")
-    return [Event(tr("The Draft cards are dealt: 6 to each player.", "Chia thẻ chọn võ sĩ: mỗi người 6 thẻ."))]
+    return [Event(tr("The Draft cards are dealt: 6 to each player."))]
 
 
 def fighter_name(content: Content, fid: str) -> str:
@@ -65,8 +65,7 @@ def resolve_draft1(content: Content, s: TTState) -> list[Event]:
     s.hands = [rest[1], rest[0]]
     begin(s, "draft2")
     picked = ", ".join(f"{s.players[i]}: {fighter_name(content, s.picks[i][0])}" for i in (0, 1))
-    return [Event(tr(f"First picks revealed — {picked}. The other cards are passed.",
-                     f"Lượt chọn đầu được lật — {picked}. Các thẻ còn lại được chuyền cho đối thủ."))]
+    return [Event(tr("First picks revealed — {picked}. The other cards are passed.", picked=picked))]
 
 
 def resolve_draft2(content: Content, s: TTState) -> list[Event]:
@@ -75,7 +74,7 @@ def resolve_draft2(content: Content, s: TTState) -> list[Event]:
         assert choice is not None
         s.picks[seat].append(str(choice[1]))
     picked = ", ".join(f"{s.players[i]}: {fighter_name(content, s.picks[i][1])}" for i in (0, 1))
-    events = [Event(tr(f"Second picks revealed — {picked}.", f"Lượt chọn thứ hai được lật — {picked}."))]
+    events = [Event(tr("Second picks revealed — {picked}.", picked=picked))]
     return events + form_teams(content, s, [list(s.picks[0]), list(s.picks[1])])
 
 
@@ -90,7 +89,7 @@ def resolve_free(content: Content, s: TTState) -> list[Event]:
         s.fallback = True
         s.draft = "standard"
         names = ", ".join(fighter_name(content, f) for f in sorted(set(teams[0]) & set(teams[1])))
-        return [Event(tr(f"Both players chose {names}: each fighter exists once, so a Standard draft decides.", f"Cả hai cùng chọn {names}: mỗi võ sĩ chỉ có một, nên chơi cách chọn võ sĩ Tiêu Chuẩn.")), *deal_draft(content, s)]
+        return [Event(tr("Both players chose {names}: each fighter exists once, so a Standard draft decides.", names=names)), *deal_draft(content, s)]
     return form_teams(content, s, teams)
 
 
@@ -116,8 +115,7 @@ def form_teams(content: Content, s: TTState, teams: list[list[str]]) -> list[Eve
     s.rng = rng.state
     begin(s, "setup")
     shown = "; ".join(f"{s.players[i]}: {' + '.join(fighter_name(content, f) for f in teams[i])}" for i in (0, 1))
-    return [Event(tr(f"Teams — {shown}. Each player now secretly orders their 2 Starting cards.",
-                     f"Đội hình — {shown}. Mỗi người bí mật xếp thứ tự 2 thẻ Khởi đầu."))]
+    return [Event(tr("Teams — {shown}. Each player now secretly orders their 2 Starting cards.", shown=shown))]
 
 
 def resolve_setup(content: Content, s: TTState) -> list[Event]:
@@ -129,7 +127,7 @@ def resolve_setup(content: Content, s: TTState) -> list[Event]:
         s.fight[seat] = [content.fighters[s.teams[seat][i - 1].id].starting_card.id for i in order]
     s.round = 1
     s.pending = [None, None]
-    events = [Event(tr("Both Fight Decks are ready. Fight!", "Cả hai Bộ bài Chiến đấu đã sẵn sàng. Chiến đấu!"))]
+    events = [Event(tr("Both Fight Decks are ready. Fight!"))]
     return events + play_round(content, s)
 
 
@@ -223,7 +221,7 @@ def step_lines(content: Content, s: TTState, step: Step) -> Text:
     name = fighter_name(content, s.teams[step.ref[0]][step.ref[1]].id)
     if step.kind == "tag":
         player = s.players[step.ref[0]]
-        return Text(f"{player} tags in {name}.", f"{player} đổi sang {name}.")
+        return tr("{player} tags in {name}.", player=player, name=name)
     ids = [[f.id for f in team] for team in s.teams]
     return step_text(content, ids, step)
 
@@ -233,11 +231,9 @@ def cancel_text(content: Content, s: TTState, note: CancelNote) -> Text:
     owner = fighter_name(content, s.teams[note.track[0]][note.track[1]].id)
     player = s.players[note.team]
     if note.state == "no_card":
-        return Text(f"{owner}'s Cancel finds no card of {player}: nothing to cancel",
-                    f"Ô Hủy của {owner} không gặp thẻ nào của {player}: không có gì để hủy")
+        return tr("{owner}'s Cancel finds no card of {player}: nothing to cancel", owner=owner, player=player)
     if note.state == "already":
-        return Text(f"{owner}'s Cancel: {player}'s card is already cancelled, nothing more to revert or skip",
-                    f"Ô Hủy của {owner}: thẻ của {player} đã bị hủy, không còn gì để hoàn tác hay bỏ qua")
+        return tr("{owner}'s Cancel: {player}'s card is already cancelled, nothing more to revert or skip", owner=owner, player=player)
     en, vi = f"{owner}'s Cancel ignores {player}'s card", f"Ô Hủy của {owner} vô hiệu thẻ của {player}"
     if not note.undone and not note.skipped:
         return Text(f"{en}: nothing to revert or skip", f"{vi}: không có gì để hoàn tác hay bỏ qua")
@@ -261,7 +257,7 @@ def undone_text(content: Content, s: TTState, u: Undone) -> Text:
     name = fighter.name
     if u.what == "side":
         was, now = fighter.side(u.was).name, fighter.side(str(u.now)).name
-        return Text(f"{name}'s flip to {was} (back on {now})", f"{name} lật sang {was} (trở lại {now})")
+        return tr("{name}'s flip to {was} (back on {now})", name=name, was=was, now=now)
     if u.what.startswith("token:"):
         kind = content.tokens[u.what[6:]]
         label_en, label_vi = f"{name} {kind.name}", f"{kind.name_vi} của {name}"
@@ -282,10 +278,10 @@ def check_ko(content: Content, s: TTState) -> bool:
     out = [fighter_name(content, f.id) for team in s.teams for f in team if f.hp == 0]
     names = ", ".join(out)
     if all(ko):
-        finish(s, [], tr(f"double KO ({names}): a draw", f"hạ gục kép ({names}): hòa"))
+        finish(s, [], tr("double KO ({names}): a draw", names=names))
     else:
         winner = 0 if ko[1] else 1
-        finish(s, [winner], tr(f"{names} knocked out", f"{names} bị hạ gục"))
+        finish(s, [winner], tr("{names} knocked out", names=names))
     return True
 
 
@@ -300,22 +296,21 @@ def end_event(s: TTState) -> Event:
     assert s.result is not None
     reason = s.result["reason"]
     if s.result["draw"]:
-        return Event(Text(f"Game over: {reason['en']}.", f"Hết trận: {reason['vi']}."))
+        return Event(tr("Game over: {reason}.", reason=reason))
     w = s.players[s.result["winners"][0]]
-    return Event(Text(f"Game over: {reason['en']}. {w} wins!", f"Hết trận: {reason['vi']}. {w} thắng!"))
+    return Event(tr("Game over: {reason}. {w} wins!", reason=reason, w=w))
 
 
 def start_build(s: TTState) -> list[Event]:
     """TT-70/TT-74/TT-76: both draw 3, unless either Build Deck is short (then a draw, nobody adds)."""
     if any(len(deck) < 3 for deck in s.build):
-        finish(s, [], tr("a Build Deck is depleted: a draw", "Bộ bài Xây dựng đã cạn: hòa"))
+        finish(s, [], tr("a Build Deck is depleted: a draw"))
         return [end_event(s)]
     for seat in (0, 1):
         s.draw[seat] = s.build[seat][:3]
         s.build[seat] = s.build[seat][3:]
     begin(s, "build")
-    return [Event(tr(f"Build! step of Round {s.round}: each player draws 3 cards and secretly adds one.",
-                     f"Giai đoạn Xây dựng của Vòng {s.round}: mỗi người rút 3 thẻ và bí mật thêm một thẻ."))]
+    return [Event(tr("Build! step of Round {round}: each player draws 3 cards and secretly adds one.", round=s.round))]
 
 
 def resolve_builds(content: Content, s: TTState) -> list[Event]:
@@ -332,23 +327,15 @@ def resolve_builds(content: Content, s: TTState) -> list[Event]:
         s.fight[seat].insert(pos, cid)
         s.build[seat] += [drawn[first - 1], drawn[second - 1]]
         s.draw[seat] = []
-        events.append(Event(tr(
-            f"You added {card_label(content, cid)} at position {pos + 1} of {len(s.fight[seat])}; "
-            f"bottom of your Build Deck: {card_label(content, drawn[first - 1])}, then "
-            f"{card_label(content, drawn[second - 1])}.",
-            f"Bạn thêm {card_label(content, cid)} vào vị trí {pos + 1}/{len(s.fight[seat])}; "
-            f"đáy Bộ bài Xây dựng: {card_label(content, drawn[first - 1])}, rồi "
-            f"{card_label(content, drawn[second - 1])}.",
-        ), frozenset({seat})))
-        events.append(Event(tr(f"{s.players[seat]} added a card: Fight Deck now {len(s.fight[seat])} cards.",
-                               f"{s.players[seat]} đã thêm một thẻ: Bộ bài Chiến đấu giờ có {len(s.fight[seat])} thẻ.")))
+        events.append(Event(tr("You added {card_label} at position {value} of {n}; bottom of your Build Deck: {card_label2}, then {card_label3}.", card_label=card_label(content, cid), value=pos + 1, n=len(s.fight[seat]), card_label2=card_label(content, drawn[first - 1]), card_label3=card_label(content, drawn[second - 1])), frozenset({seat})))
+        events.append(Event(tr("{players} added a card: Fight Deck now {n} cards.", players=s.players[seat], n=len(s.fight[seat]))))
         card = content.cards[cid]
         if card.instant:
             idx = fighter_index(s, seat, card.fighter)
             bonus.append((seat, idx, card.instant))
             s.bonuses[seat] = [fighter_name(content, card.fighter), *(a.source for a in card.instant)]
             en, vi = (instant_text(content, card.fighter, card.instant, lang) for lang in ("en", "vi"))
-            events.append(Event(tr(f"Instant Bonus for {s.players[seat]}'s {fighter_name(content, card.fighter)}: {en}.",
+            events.append(Event(Text(f"Instant Bonus for {s.players[seat]}'s {fighter_name(content, card.fighter)}: {en}.",
                                    f"Thưởng tức thì cho {fighter_name(content, card.fighter)} của {s.players[seat]}: {vi}.")))
     s.pending = [None, None]
     if bonus:

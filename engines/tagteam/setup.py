@@ -27,5 +27,5 @@ def new_state(content: Content, players: list[str], draft: str, seed: int) -> tu
         return s, form_teams(content, s, [ids[:2], ids[2:4]])
     if draft == "free":
         begin(s, "free")
-        return s, [Event(tr("Each player secretly chooses 2 fighters.", "Mỗi người bí mật chọn 2 võ sĩ."))]
+        return s, [Event(tr("Each player secretly chooses 2 fighters."))]
     return s, deal_draft(content, s)

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from engines.contract import Text
+from engines.contract import Text, tr
+from engines.i18n import each_lang
 from engines.tagteam.content import Act, Card, Condition, Content, Fighter, Quantity, Side, TokenKind
 from engines.tagteam.fight import Ref, Step
 
@@ -441,16 +442,16 @@ def token_count_text(t: TokenKind, lang: str) -> str:
 def _cause_text(name: str, target: str, verb: str, actor: str, n: int) -> Text:
     """One Action's part in a marker's move: ``Bödvar hits Bass Reeves for 3``, ``Bödvar heals 3``."""
     if verb == "attack":
-        return Text(f"{actor} hits {target} for {-n}", f"{actor} đánh trúng {target}, {-n} sát thương")
+        return tr("{actor} hits {target} for {value}", actor=actor, target=target, value=-n)
     if verb == "cancel":
-        return Text(f"the Cancel hands {target}'s HP back", f"Ô Hủy trả lại máu cho {target}")
+        return tr("the Cancel hands {target}'s HP back", target=target)
     if n >= 0:  # a heal, or a negative damage
         if name == actor:
-            return Text(f"{target} heals {n}", f"{target} hồi {n} máu")
-        return Text(f"{actor} heals {target} for {n}", f"{actor} hồi {n} máu cho {target}")
+            return tr("{target} heals {n}", target=target, n=n)
+        return tr("{actor} heals {target} for {n}", actor=actor, target=target, n=n)
     if name == actor:
-        return Text(f"{target} takes {-n} damage", f"{target} chịu {-n} sát thương")
-    return Text(f"{actor} deals {-n} damage to {target}", f"{actor} gây {-n} sát thương lên {target}")
+        return tr("{target} takes {value} damage", target=target, value=-n)
+    return tr("{actor} deals {value} damage to {target}", actor=actor, value=-n, target=target)
 
 
 def step_text(content: Content, fighters: list[list[str]], step: Step) -> Text:
@@ -470,18 +471,17 @@ def step_text(content: Content, fighters: list[list[str]], step: Step) -> Text:
     if k == "hp":
         parts = [_cause_text(name, name, verb, fighter(actor).name, n) for verb, actor, n in step.causes]
         said = (Text(" and ".join(p.en for p in parts), " và ".join(p.vi for p in parts)) if parts
-                else Text(f"{name}'s HP", f"máu của {name}"))
-        line = Text(f"{said.en} ({before}→{after})", f"{said.vi} ({before}→{after})")
+                else tr("{name}'s HP", name=name))
+        line = tr("{said} ({before}→{after})", said=said, before=before, after=after)
     elif k == "stop":
-        line = Text(f"{name}'s marker is halted by the Stop space on {after}",
-                    f"dấu máu của {name} dừng ở ô Dừng {after}")
+        line = tr("{name}'s marker is halted by the Stop space on {after}", name=name, after=after)
     elif k == "block":
         attacker = fighter(step.other).name if step.other is not None else ""
-        line = Text(f"{name} blocks {attacker}'s attack", f"{name} đỡ được đòn Tấn công của {attacker}")
+        line = tr("{name} blocks {attacker}'s attack", name=name, attacker=attacker)
     elif k == "power" and d > 0:
-        line = Text(f"{name} gains {d} Power (Power {after})", f"{name} nhận thêm {d} Sức mạnh (Sức mạnh {after})")
+        line = tr("{name} gains {d} Power (Power {after})", name=name, d=d, after=after)
     elif k == "power":
-        line = Text(f"{name} loses {-d} Power (Power {after})", f"{name} mất {-d} Sức mạnh (Sức mạnh {after})")
+        line = tr("{name} loses {value} Power (Power {after})", name=name, value=-d, after=after)
     elif k == "special":
         en, vi = special_name(f, "en"), special_name(f, "vi")
         line = (Text(f"{name} gains {d} {en} ({en} {after})", f"{name} nhận thêm {d} {vi} ({vi} {after})") if d > 0
@@ -504,10 +504,9 @@ def step_text(content: Content, fighters: list[list[str]], step: Step) -> Text:
         line = Text(f"{name}'s marker enters space {after}: {en}", f"dấu máu của {name} vào ô {after}: {vi}")
     elif k == "upkeep":
         t = content.tokens[step.name]
-        line = Text(f"end of Turn: {name}'s {token_name(t, 'en')} token acts",
-                    f"cuối Lượt, token {token_name(t, 'vi')} của {name} có hiệu lực")
+        line = tr("end of Turn: {name}'s {token_name} token acts", name=name, token_name=each_lang(token_name, t))
     elif k == "ko":
-        line = Text(f"{name} is knocked out", f"{name} bị hạ gục")
+        line = tr("{name} is knocked out", name=name)
     else:
         raise ValueError(f"no words for the Turn step {k!r}")
     return Text(sentence(line.en), sentence(line.vi))

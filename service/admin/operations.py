@@ -34,7 +34,7 @@ from service.store.games import StaleGame, create_player, end_game, load, log_mo
 from service.store.models import Game, GamePause, GameSeat, Player, ReplyKey
 
 #: Subject/intro of an operator notice (the "info" mail purpose), per language.
-NOTICE_TITLE = {"en": "Message from the operator", "vi": "Thông báo từ người điều hành"}
+NOTICE_TITLE = tr("Message from the operator")
 DURATION_RE = re.compile(r"^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$")
 ADDRESS_RE = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;.]+$")
 
@@ -322,8 +322,7 @@ def abort(ctx: AppContext, game_id: int, *, by: str | None = None, why: str = ""
         paused = pause_of(s, game)
         if paused is not None:
             s.delete(paused)
-        end_game(s, ctx, game, "aborted", Outcome(frozenset(), False, tr(
-            "the operator ended the game", "người điều hành đã kết thúc ván chơi")))
+        end_game(s, ctx, game, "aborted", Outcome(frozenset(), False, tr("the operator ended the game")))
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
             "Người điều hành đã kết thúc ván chơi này; ván không có kết quả." if p.lang == "vi"

@@ -31,6 +31,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from engines.contract import tr
 from service.addresses import address_detail, bare_address, base_address
 from service.context import AppContext
 from service.faults import TRANSIENT_TEXT_RE, is_transient
@@ -660,10 +661,8 @@ class Pipeline:
         if player is None:
             return
         why = {
-            "unknown_key": {"en": "The reply address of your mail is not one of ours (or too old to use).",
-                            "vi": "Địa chỉ trả lời trong thư của bạn không phải của chúng tôi."},
-            "wrong_sender": {"en": "This reply address belongs to another player's seat; nothing changed.",
-                             "vi": "Địa chỉ trả lời này thuộc về người chơi khác; không có gì thay đổi."},
+            "unknown_key": tr("The reply address of your mail is not one of ours (or too old to use)."),
+            "wrong_sender": tr("This reply address belongs to another player's seat; nothing changed."),
         }[exc.kind][player.lang]
         rendered = self.ctx.renderer.render("rejected", player.lang, player=player.name, why=why)
         queue_mail(session, self.ctx, to=player.address, kind="rejected", subject=f"{SERVICE_TAG} {rendered.subject}",

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from engines.contract import tr
+from engines.contract import Text, tr
 from service.leagues import report, season
 from service.play import player_commands
 from service.play.player_commands import Command, CommandFailed
@@ -28,7 +28,7 @@ NAME = r"[\w-]{1,40}"
 def _who(box: Any) -> Player:
     player: Player | None = box.player
     if player is None:
-        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+        raise CommandFailed(tr("You are not a player yet."))
     return player
 
 
@@ -52,7 +52,7 @@ def _join(box: Any, args: list[str]) -> None:
     try:
         league = season.join(box.session, box.ctx, args[0], player)
     except season.LeagueError as exc:
-        raise CommandFailed(tr(str(exc), _vi(str(exc)))) from None
+        raise CommandFailed(Text(str(exc), _vi(str(exc)))) from None
     vi = player.lang == "vi"
     box.results.done.append(f"join {league.name}")
     box.results.lines = [f"Bạn đã đăng ký giải {league.name}; vòng 1 sẽ có thư khi giải bắt đầu." if vi
@@ -64,7 +64,7 @@ def _leave(box: Any, args: list[str]) -> None:
     try:
         league = season.leave(box.session, box.ctx, args[0], player)
     except season.LeagueError as exc:
-        raise CommandFailed(tr(str(exc), _vi(str(exc)))) from None
+        raise CommandFailed(Text(str(exc), _vi(str(exc)))) from None
     box.results.done.append(f"leave {league.name}")
 
 
@@ -73,13 +73,12 @@ def _my_leagues(box: Any, args: list[str]) -> list[League]:
     if args:
         league = box.session.exec(select(League).where(League.name == args[0])).first()
         if league is None:
-            raise CommandFailed(tr(f"No league {args[0]!r}.", f"Không có giải {args[0]!r}."))
+            raise CommandFailed(tr("No league {args!r}.", args=args[0]))
         return [league]
     mine = box.session.exec(select(League).join(LeagueMember, col(LeagueMember.league_id) == col(League.id))
                             .where(LeagueMember.player_id == player.id).order_by(col(League.id))).all()
     if not mine:
-        raise CommandFailed(tr("You are in no league: write `leagues` to see the open ones.",
-                               "Bạn chưa tham gia giải nào: viết `leagues` để xem các giải đang mở."))
+        raise CommandFailed(tr("You are in no league: write `leagues` to see the open ones."))
     return list(mine)
 
 
@@ -146,16 +145,16 @@ def _vi(message: str) -> str:
 
 LEAGUE_COMMANDS: list[Command] = [
     Command(("leagues", "các giải", "cac giai", "giải", "giai"), "leagues",
-            tr("the leagues open for sign-up or running", "các giải đang nhận đăng ký hoặc đang đấu"), _leagues),
-    Command(("join", "tham gia"), "join LEAGUE", tr("sign up for a league", "đăng ký một giải"), _join, (1, 1), NAME),
+            tr("the leagues open for sign-up or running"), _leagues),
+    Command(("join", "tham gia"), "join LEAGUE", tr("sign up for a league"), _join, (1, 1), NAME),
     Command(("leave", "rời giải", "roi giai"), "leave LEAGUE",
-            tr("leave a league (before it starts, or drop out)", "rời một giải"), _leave, (1, 1), NAME),
+            tr("leave a league (before it starts, or drop out)"), _leave, (1, 1), NAME),
     Command(("standings", "bảng xếp hạng", "bang xep hang", "xếp hạng", "xep hang"), "standings [LEAGUE]",
-            tr("the standings of my leagues", "bảng xếp hạng các giải của tôi"), _standings, (0, 1), NAME),
+            tr("the standings of my leagues"), _standings, (0, 1), NAME),
     Command(("schedule", "lịch thi đấu", "lich thi dau"), "schedule [LEAGUE]",
-            tr("this round's games of my leagues", "các ván vòng này của giải của tôi"), _schedule, (0, 1), NAME),
+            tr("this round's games of my leagues"), _schedule, (0, 1), NAME),
     Command(("ratings", "hệ số", "he so"), "ratings [LEAGUE]",
-            tr("my rating in my leagues, round by round", "hệ số của tôi trong các giải, từng vòng"), _ratings,
+            tr("my rating in my leagues, round by round"), _ratings,
             (0, 1), NAME),
 ]
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from engines.contract import tr
 from service.context import AppContext
 from service.leagues import season
 from service.leagues.scoring import BYE_POINTS, COOPERATIVE, FREE_FOR_ALL, Rating, Row, standings_text
@@ -50,13 +51,13 @@ def _t(lang: str, en: str, vi: str) -> str:
 
 def _name(names: dict[int, str], pid: int, me: int | None, lang: str, *, capital: bool = False) -> str:
     if pid == me:
-        word = _t(lang, "you", "bạn")
+        word = _t(lang, tr("you"))
         return word.capitalize() if capital else word
     return names.get(pid, str(pid))
 
 
 def _join(items: list[str], lang: str) -> str:
-    return _t(lang, " & ", " & ").join(items)
+    return _t(lang, tr(" & ")).join(items)
 
 
 # -- the standings -------------------------------------------------------------------
@@ -64,13 +65,13 @@ def _join(items: list[str], lang: str) -> str:
 
 def standings_section(rows: list[Row], lang: str, me: int | None, title: str) -> Section:
     """The standings as a text table (plain part) and an HTML table (HTML part)."""
-    head = ["#", _t(lang, "Player", "Người chơi"), _t(lang, "Pl", "Trận"), _t(lang, "W", "Thắng"),
-            _t(lang, "Pts", "Điểm"), "BH", _t(lang, "Rating", "Hạng")]
+    head = ["#", _t(lang, tr("Player")), _t(lang, tr("Pl")), _t(lang, tr("W")),
+            _t(lang, tr("Pts")), "BH", _t(lang, tr("Rating"))]
     text = standings_text(rows, lang)
     body: list[list[str]] = []
     mine: int | None = None
     for n, r in enumerate(rows, start=1):
-        name = r.name + (_t(lang, " (dropped)", " (bỏ giải)") if r.dropped else "")
+        name = r.name + (_t(lang, tr(" (dropped)")) if r.dropped else "")
         body.append([str(n), name, str(r.played), str(r.wins), f"{r.points:.1f}", f"{r.buchholz:.1f}",
                      f"{r.rating:.1f}"])
         if r.player_id == me:
@@ -99,38 +100,33 @@ def game_line(league: League, lg: LeagueGame, names: dict[int, str], dropped: di
     who = " – ".join(_join([_name(names, p, me, lang) for p in side], lang) for side in sides)
     head = f"#{lg.game_id} {who}: "
     if not points:
-        return head + _t(lang, "not finished", "chưa xong")
+        return head + _t(lang, tr("not finished"))
     if league.engine in COOPERATIVE:
-        table = _t(lang, "your table", "bàn của bạn") if me in seats else _t(lang, "the table", "bàn")
-        result = (_t(lang, f"{table} won", f"{table} thắng") if points[0] >= 1.0 else
-                  _t(lang, f"{table} lost, scoring {points[0]:.2f} (how far the Trials pile got)",
-                     f"{table} thua, được {points[0]:.2f} điểm (chồng Thử thách đã đi được bao xa)"))
+        table = _t(lang, tr("your table")) if me in seats else _t(lang, tr("the table"))
+        result = (_t(lang, tr("{table} won", table=table)) if points[0] >= 1.0 else
+                  _t(lang, tr("{table} lost, scoring {points:.2f} (how far the Trials pile got)", table=table, points=points[0])))
     elif league.engine in FREE_FOR_ALL and len(seats) > 2:
         order = sorted(range(len(seats)), key=lambda i: -points[i])
         result = ", ".join(f"{_name(names, seats[i], me, lang)} {points[i]:g}" for i in order)
-        result = _t(lang, f"finishing order {result}", f"thứ tự về đích {result}")
+        result = _t(lang, tr("finishing order {result}", result=result))
     elif len(set(points)) == 1:
-        result = _t(lang, "a draw", "hòa")
+        result = _t(lang, tr("a draw"))
     else:
         best = max(points)
         winner = next(side for side in sides if points[seats.index(side[0])] == best)
         names_won = _join([_name(names, p, me, lang) for p in winner], lang)
-        result = _t(lang, f"{names_won} won", f"{names_won} thắng")
+        result = _t(lang, tr("{names_won} won", names_won=names_won))
     why = ""
     if lg.settled == "draw":
-        why = _t(lang, " — the round's time ran out, so it counts as a draw",
-                 " — vòng đấu hết giờ nên ván được tính hòa")
+        why = _t(lang, tr(" — the round's time ran out, so it counts as a draw"))
     elif lg.settled == "adjudicated":
-        why = _t(lang, " — the round's time ran out, so the position decided",
-                 " — vòng đấu hết giờ nên kết quả được tính theo thế cờ")
+        why = _t(lang, tr(" — the round's time ran out, so the position decided"))
     elif lg.settled == "dropped":
         gone = [p for p in seats if p in dropped and dropped[p].dropped_round == lg.round]
         if gone and gone[0] == me:
-            why = _t(lang, " — you left the league, so it counts as your loss",
-                     " — bạn rời giải nên ván được tính là bạn thua")
+            why = _t(lang, tr(" — you left the league, so it counts as your loss"))
         elif gone:
-            why = _t(lang, f" — {names.get(gone[0], '?')} left the league, so it counts as their loss",
-                     f" — {names.get(gone[0], '?')} rời giải nên ván được tính là thua cho bên đó")
+            why = _t(lang, tr(" — {get} left the league, so it counts as their loss", get=names.get(gone[0], '?')))
     return head + result + why
 
 
@@ -150,25 +146,22 @@ def round_section(session: Session, league: League, round_no: int, me: int | Non
             continue
         who = _name(names, pid, me, lang, capital=True)
         if str(round_no) in member.byes.split(","):
-            extra = _t(lang, f" (+{bye_points:g} point)", f" (+{bye_points:g} điểm)") if bye_points else ""
-            items.append(_t(lang, f"{who} had a bye: no game this round{extra}",
-                            f"{who} được nghỉ vòng này (không có ván){extra}"))
+            extra = _t(lang, tr(" (+{bye_points:g} point)", bye_points=bye_points)) if bye_points else ""
+            items.append(_t(lang, tr("{who} had a bye: no game this round{extra}", who=who, extra=extra)))
         elif pid not in playing:
-            items.append(_t(lang, f"{who} sat this round out, away on vacation (no penalty)",
-                            f"{who} vắng mặt vòng này (đang nghỉ, không bị trừ điểm)"))
+            items.append(_t(lang, tr("{who} sat this round out, away on vacation (no penalty)", who=who)))
         if member.status == "dropped" and member.dropped_round == round_no:
             en, vi = DROP_WHY.get(member.drop_reason, DROP_WHY["left"])
             items.append(_t(lang, f"{who} {en}: no more games in this league", f"{who} {vi}: không còn thi đấu trong giải"))
-    title = _t(lang, f"Round {round_no} results", f"Kết quả vòng {round_no}")
+    title = _t(lang, tr("Round {round_no} results", round_no=round_no))
     return {"title": title, "items": items, "text": [], "table": None}
 
 
 def next_round_section(session: Session, league: League, me: int | None, lang: str) -> Section:
     """The round now running, from the reader's side: their game (or bye), then the others."""
     if league.status == "finished":
-        return {"title": _t(lang, "The season is over", "Mùa giải đã kết thúc"),
-                "items": [_t(lang, "Thank you for playing! The standings above are final.",
-                             "Cảm ơn bạn đã tham gia! Bảng xếp hạng trên là kết quả cuối cùng.")],
+        return {"title": _t(lang, tr("The season is over")),
+                "items": [_t(lang, tr("Thank you for playing! The standings above are final."))],
                 "text": [], "table": None}
     everyone = season.members(session, league, active_only=False)
     names = {m.player_id: p.name for m, p in everyone}
@@ -176,10 +169,9 @@ def next_round_section(session: Session, league: League, me: int | None, lang: s
                                                        LeagueGame.round == league.current_round)
                               .order_by(col(LeagueGame.game_id))).all())
     ends = season.round_ends_at(session, league)
-    ends_word = _t(lang, "ends", "hết hạn")
+    ends_word = _t(lang, tr("ends"))
     until = f" ({ends_word} {ends:%Y-%m-%d})" if ends else ""
-    title = _t(lang, f"Round {league.current_round} of {league.rounds}{until}",
-               f"Vòng {league.current_round}/{league.rounds}{until}")
+    title = _t(lang, tr("Round {current_round} of {rounds}{until}", current_round=league.current_round, rounds=league.rounds, until=until))
     mine: list[str] = []
     others: list[str] = []
     for lg in games:
@@ -189,14 +181,12 @@ def next_round_section(session: Session, league: League, me: int | None, lang: s
             mates = next(side for side in sides if me in side)
             rivals = [p for p in seats if p not in mates]
             partner = [names.get(p, "?") for p in mates if p != me]
-            text = _t(lang, f"Your game: #{lg.game_id} against {_join([names.get(p, '?') for p in rivals], lang)}",
-                      f"Ván của bạn: #{lg.game_id} gặp {_join([names.get(p, '?') for p in rivals], lang)}")
+            text = _t(lang, tr("Your game: #{game_id} against {join}", game_id=lg.game_id, join=_join([names.get(p, '?') for p in rivals], lang)))
             if partner:
-                text += _t(lang, f", with {partner[0]} as your partner", f", đồng đội của bạn là {partner[0]}")
+                text += _t(lang, tr(", with {partner} as your partner", partner=partner[0]))
             if league.engine in COOPERATIVE:
-                text = _t(lang, f"Your table: #{lg.game_id} with {_join([names.get(p, '?') for p in rivals], lang)}",
-                          f"Bàn của bạn: #{lg.game_id} cùng {_join([names.get(p, '?') for p in rivals], lang)}")
-            mine.append(text + _t(lang, " — its first mail is in your inbox.", " — thư đầu tiên đã ở hộp thư của bạn."))
+                text = _t(lang, tr("Your table: #{game_id} with {join}", game_id=lg.game_id, join=_join([names.get(p, '?') for p in rivals], lang)))
+            mine.append(text + _t(lang, tr(" — its first mail is in your inbox.")))
         else:
             others.append(f"#{lg.game_id} " + " – ".join(_join([names.get(p, "?") for p in side], lang)
                                                         for side in sides))
@@ -234,13 +224,12 @@ def round_mail_sections(session: Session, league: League, round_no: int, player:
     me = player.id
     rows = season.table(session, league)
     final = league.status == "finished"
-    title = (_t(lang, "Final standings", "Bảng xếp hạng chung cuộc") if final
-             else _t(lang, f"Standings after round {round_no}", f"Bảng xếp hạng sau vòng {round_no}"))
+    title = (_t(lang, tr("Final standings")) if final
+             else _t(lang, tr("Standings after round {round_no}", round_no=round_no)))
     standing = standings_section(rows, lang, me, title)
     change = rating_change(session, league, me or 0, round_no)
     if change is not None:
-        standing["items"] = [_t(lang, f"Your rating: {change[0]:.1f} → {change[1]:.1f}",
-                                f"Hệ số của bạn: {change[0]:.1f} → {change[1]:.1f}")]
+        standing["items"] = [_t(lang, tr("Your rating: {change:.1f} → {change2:.1f}", change=change[0], change2=change[1]))]
     return [round_section(session, league, round_no, me, lang), standing, next_round_section(session, league, me, lang)]
 
 
@@ -255,10 +244,8 @@ def mail_round(session: Session, ctx: AppContext, league: League, round_no: int)
     for player in _readers(session, league, round_no):
         lang = player.lang
         final = league.status == "finished"
-        title = (_t(lang, f"League {league.name}: round {round_no} is over — the season is finished",
-                    f"Giải {league.name}: vòng {round_no} đã xong — mùa giải kết thúc") if final
-                 else _t(lang, f"League {league.name}: round {round_no} is over, round {league.current_round} begins",
-                         f"Giải {league.name}: vòng {round_no} đã xong, bắt đầu vòng {league.current_round}"))
+        title = (_t(lang, tr("League {name}: round {round_no} is over — the season is finished", name=league.name, round_no=round_no)) if final
+                 else _t(lang, tr("League {name}: round {round_no} is over, round {current_round} begins", name=league.name, round_no=round_no, current_round=league.current_round)))
         sections = round_mail_sections(session, league, round_no, player)
         rendered = ctx.renderer.render("info", lang, player=player.name, title=title, sections=sections)
         queue_mail(session, ctx, to=player.address, kind="league", subject=f"{SERVICE_TAG} {title}", rendered=rendered)
@@ -269,7 +256,7 @@ def mail_standings(session: Session, ctx: AppContext, league: League) -> None:
     rows = season.table(session, league)
     for _, player in season.members(session, league):
         lang = player.lang
-        title = _t(lang, f"League {league.name}: standings", f"Giải {league.name}: bảng xếp hạng")
+        title = _t(lang, tr("League {name}: standings", name=league.name))
         section = standings_section(rows, lang, player.id, title)
         rendered = ctx.renderer.render("info", lang, player=player.name, title=title, sections=[section])
         queue_mail(session, ctx, to=player.address, kind="league", subject=f"{SERVICE_TAG} {title}", rendered=rendered)
@@ -284,15 +271,14 @@ def mail_dropped(session: Session, ctx: AppContext, league: League, gone: Player
             continue
         lang = player.lang
         if player.id == gone.id:
-            title = _t(lang, f"League {league.name}: you are out of the league",
-                       f"Giải {league.name}: bạn đã bị loại khỏi giải")
+            title = _t(lang, tr("League {name}: you are out of the league", name=league.name))
             you_en, you_vi = DROP_YOU.get(reason, DROP_YOU["left"])
             lines = [_t(lang, f"{you_en}. You get no more games in {league.name}; your unfinished game this round "
                         "counts as your loss. You may `join` another league any time.",
                         f"{you_vi}. Bạn sẽ không còn ván nào trong giải {league.name}; ván chưa xong của vòng này "
                         "được tính là bạn thua. Bạn có thể tham gia giải khác bất cứ lúc nào.")]
         else:
-            title = _t(lang, f"League {league.name}: {gone.name} is out", f"Giải {league.name}: {gone.name} rời giải")
+            title = _t(lang, tr("League {name}: {name2} is out", name=league.name, name2=gone.name))
             game = _t(lang, f" Game #{game_id} counts as their loss." if game_id else "",
                       f" Ván #{game_id} được tính là họ thua." if game_id else "")
             lines = [_t(lang, f"{gone.name} {en}; they play no more rounds.{game}",
@@ -319,11 +305,10 @@ def rating_history(session: Session, league: League, player_id: int, lang: str) 
                                                                      LeagueGame.round == r.round)).all()
                    if player_id in json.loads(g.seats)), None)
         game = game_line(league, lg, names, dropped, player_id, lang) if lg else "-"
-        lines.append(_t(lang, f"Round {r.round}: {before.shown:.1f} → {after.shown:.1f}   {game}",
-                        f"Vòng {r.round}: {before.shown:.1f} → {after.shown:.1f}   {game}"))
+        lines.append(_t(lang, tr("Round {round}: {shown:.1f} → {shown2:.1f}   {game}", round=r.round, shown=before.shown, shown2=after.shown, game=game)))
         before = after
     if not lines:
-        lines.append(_t(lang, "No rated round yet.", "Chưa có vòng nào được tính hệ số."))
+        lines.append(_t(lang, tr("No rated round yet.")))
     return lines
 
 
@@ -339,7 +324,6 @@ def game_notes(session: Session, player: Player, game_ids: list[int]) -> dict[in
         member = session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id,
                                                          LeagueMember.player_id == player.id)).first()
         rating = Rating(member.mu, member.sigma).shown if member else START.shown
-        out[lg.game_id] = _t(lang, f"league {league.name}, round {lg.round}; your rating {rating:.1f}",
-                             f"giải {league.name}, vòng {lg.round}; hệ số của bạn {rating:.1f}")
+        out[lg.game_id] = _t(lang, tr("league {name}, round {round}; your rating {rating:.1f}", name=league.name, round=lg.round, rating=rating))
     return out
 

@@ -304,12 +304,9 @@ def _settle(session: Session, ctx: AppContext, lg: LeagueGame, game: Game, point
 
 #: why a league ended a game before its rules did (the reason in the players' "game over" mail)
 SETTLED_WHY = {
-    "draw": tr("the league round ended before the game did; it counts as a draw",
-               "vòng đấu của giải đã kết thúc trước ván này; ván được tính hòa"),
-    "adjudicated": tr("the league round ended before the game did; it was decided by the position",
-                      "vòng đấu của giải đã kết thúc trước ván này; kết quả được tính theo thế cờ"),
-    "dropped": tr("a player left the league; the game counts as their loss",
-                  "một người chơi đã rời giải; ván được tính là thua cho bên đó"),
+    "draw": tr("the league round ended before the game did; it counts as a draw"),
+    "adjudicated": tr("the league round ended before the game did; it was decided by the position"),
+    "dropped": tr("a player left the league; the game counts as their loss"),
 }
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engines.contract import Engine, Outcome
+from engines.contract import Engine, Outcome, tr
 from service.context import AppContext
 from service.outbound.calendar import cancelled_event, deadline_event, event_uid
 from service.outbound.howto import first_mail_lines
@@ -84,7 +84,7 @@ class Results:
 #: How many lines of a reply an answer lists per kind, and how much of each.
 SHOWN_LINES = 5
 SHOWN_WIDTH = 120
-MORE_LINES = {"en": "and {n} more lines, not shown", "vi": "và {n} dòng nữa, không hiển thị"}
+MORE_LINES = tr("and {n} more lines, not shown")
 
 
 def _cut(line: str) -> str:
@@ -93,11 +93,11 @@ def _cut(line: str) -> str:
 
 #: the words of an outcome line, each a message of the catalog (``[lang]`` picks the language)
 OUTCOME_WORDS = {
-    "win_one": {"en": "{names} wins — {reason}", "vi": "{names} thắng — {reason}"},
-    "win_many": {"en": "{names} win — {reason}", "vi": "{names} thắng — {reason}"},
-    "draw": {"en": "a draw — {reason}", "vi": "hòa — {reason}"},
-    "lost": {"en": "nobody wins — {reason}", "vi": "không ai thắng — {reason}"},
-    "and": {"en": " and ", "vi": " và "},
+    "win_one": tr("{names} wins — {reason}"),
+    "win_many": tr("{names} win — {reason}"),
+    "draw": tr("a draw — {reason}"),
+    "lost": tr("nobody wins — {reason}"),
+    "and": tr(" and "),
 }
 
 
@@ -152,10 +152,7 @@ def menu_more_line(hidden: int, lang: str) -> str:
     """The line under a cut menu: how many moves are not listed and how to see them."""
     if hidden <= 0:
         return ""
-    return {"en": f"… and {hidden} more move{'s' if hidden != 1 else ''} not listed: reply `more` to see "
-                  "them, or write any move as text.",
-            "vi": f"… và {hidden} nước đi khác không liệt kê: trả lời `xem thêm` (hoặc `more`) để xem, "
-                  "hoặc viết nước đi bằng chữ."}[lang if lang == "vi" else "en"]
+    return tr("… and {hidden} more move{value} not listed: reply `more` to see them, or write any move as text.", hidden=hidden, value='s' if hidden != 1 else '')[lang if lang == "vi" else "en"]
 
 
 def next_line(names: list[str], to_act: frozenset[int], seat: int, deadline: str | None, over: bool,
@@ -281,14 +278,14 @@ def calendar_attachments(ctx: AppContext, game: Game, engine: Engine[Any], seat_
     out: list[Attachment] = []
     previous = seat_row.reply_key
     if previous and (not acts or previous != key):
-        summary = {"en": f"{title}: move made", "vi": f"{title}: đã đi"}[lang]
+        summary = tr("{title}: move made", title=title)[lang]
         out.append(Attachment("text/calendar; method=CANCEL", "cancelled.ics",
                               cancelled_event(uid=event_uid(previous, domain), now=now, summary=summary)))
         if not acts:
             seat_row.reply_key = None
     if acts and game.deadline is not None:
-        summary = {"en": f"Deadline: your move in {title}", "vi": f"Hạn chót: đến lượt bạn trong {title}"}[lang]
-        how = {"en": "Reply to the game's latest mail to move.", "vi": "Trả lời thư mới nhất của ván để đi."}[lang]
+        summary = tr("Deadline: your move in {title}", title=title)[lang]
+        how = tr("Reply to the game's latest mail to move.")[lang]
         out.append(Attachment("text/calendar; method=PUBLISH", "deadline.ics", deadline_event(
             uid=event_uid(key, domain), deadline=game.deadline, now=now, summary=summary, description=how,
             reminders=policy_of(game, ctx.settings).reminders)))

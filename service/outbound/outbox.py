@@ -31,6 +31,7 @@ import aiosmtplib
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
+from engines.contract import tr
 from service.config import Settings
 from service.context import AppContext
 from service.faults import Backoff, is_transient
@@ -48,13 +49,8 @@ ERROR_KINDS = frozenset({"rejected", "finished", "too_large"})
 #: itself causes (turn, started, received, moved, over) are never limited.
 ANSWER_KINDS = ERROR_KINDS | {"help", "info", "invite"}
 
-LAST_ANSWER_NOTE = {
-    "en": "This is the last answer I send to this address for now (too many in a short time); "
-          "mail about your games keeps coming, and I answer again {when}.",
-    "vi": "Đây là thư trả lời cuối cùng tôi gửi đến địa chỉ này lúc này (quá nhiều trong thời gian ngắn); "
-          "thư về các ván chơi vẫn được gửi, và tôi sẽ trả lời lại {when}.",
-}
-LAST_ANSWER_WHEN = {"hour": {"en": "in an hour", "vi": "sau một giờ"}, "day": {"en": "tomorrow", "vi": "vào ngày mai"}}
+LAST_ANSWER_NOTE = tr("This is the last answer I send to this address for now (too many in a short time); mail about your games keeps coming, and I answer again {when}.")
+LAST_ANSWER_WHEN = {"hour": tr("in an hour"), "day": tr("tomorrow")}
 KEEP_OPEN_SECONDS = 10.0
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=6)

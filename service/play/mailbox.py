@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from engines.contract import tr
 from service.context import AppContext
 from service.outbound.notify import Results
 from service.outbound.outbox import queue_mail
@@ -27,8 +28,7 @@ def handle_mailbox_mail(session: Session, ctx: AppContext, address: str, display
     for line in lines[:20]:
         found = find_command(MAILBOX_COMMANDS, line)
         if found is None:
-            box.results.not_understood.append({"text": line, "why": {
-                "en": "not a command; reply to a game mail to play", "vi": "không phải lệnh"}[lang]})
+            box.results.not_understood.append({"text": line, "why": tr("not a command; reply to a game mail to play")[lang]})
             continue
         command, args = found
         try:
@@ -43,7 +43,7 @@ def handle_mailbox_mail(session: Session, ctx: AppContext, address: str, display
     values: dict[str, Any] = {
         "player": box.player.name, "results": results.as_context(lang), "lines": results.lines,
         "sections": results.sections,
-        "title": {"en": "Your request", "vi": "Yêu cầu của bạn"}[lang], "why": "",
+        "title": tr("Your request")[lang], "why": "",
     }
     if results.wants_help or not results.done:
         values["commands"] = help_lines(MAILBOX_COMMANDS, lang)

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 import engines
 from engines import i18n
 from engines.contract import Engine, Event, Text, tr
+from engines.i18n import each_lang
 from engines.wording import fold, strip_fillers
 from service.addresses import bare_address
 from service.context import AppContext
@@ -88,10 +89,9 @@ class Command:
 
 def _set_lang(player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
-        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+        raise CommandFailed(tr("You are not a player yet."))
     if len(args) != 1 or args[0] not in i18n.languages():
-        raise CommandFailed(tr(f"Write `lang` and one of: {', '.join(i18n.languages())}.",
-                               f"Viết `lang` và một trong: {', '.join(i18n.languages())}."))
+        raise CommandFailed(tr("Write `lang` and one of: {join}.", join=', '.join(i18n.languages())))
     player.lang = args[0]
     results.done.append(f"lang {args[0]}")
 
@@ -151,23 +151,20 @@ def resolve_zone(text: str) -> str | None:
 
 def _set_tz(player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
-        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+        raise CommandFailed(tr("You are not a player yet."))
     wanted = " ".join(args)
     zone = resolve_zone(wanted)
     if zone is None:
-        raise CommandFailed(tr(f"I do not know the time zone {wanted!r}: write a city, e.g. `tz Hanoi`, "
-                               "`tz Paris`, `tz New York`, or a zone name such as `tz Europe/Berlin`.",
-                               f"Không rõ múi giờ {wanted!r}: hãy viết tên thành phố, ví dụ `tz Hanoi`, "
-                               "`tz Sài Gòn`, `tz Paris`, hoặc tên múi giờ như `tz Asia/Ho_Chi_Minh`."))
+        raise CommandFailed(tr("I do not know the time zone {wanted!r}: write a city, e.g. `tz Hanoi`, `tz Paris`, `tz New York`, or a zone name such as `tz Europe/Berlin`.", wanted=wanted))
     player.tz = zone
     results.done.append(f"tz {zone}")
 
 
 def _set_calendar(player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
-        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+        raise CommandFailed(tr("You are not a player yet."))
     if len(args) != 1 or fold(args[0]) not in ("on", "off", "bat", "tat"):
-        raise CommandFailed(tr("Write `calendar on` or `calendar off`.", "Viết `calendar on` (bật) hoặc `calendar off` (tắt)."))
+        raise CommandFailed(tr("Write `calendar on` or `calendar off`."))
     player.calendar = fold(args[0]) in ("on", "bat")
     results.done.append(f"calendar {'on' if player.calendar else 'off'}")
 
@@ -180,12 +177,9 @@ MAIL_MODE_WORDS: dict[str, str] = {
 }
 
 MAIL_MODE_TEXT = {
-    "every": tr("a full mail after each of your moves, with the board", "một thư đầy đủ sau mỗi nước đi của bạn, "
-                "kèm bàn chơi"),
-    "turns": tr("a mail when it is your turn or the game ends, and a short receipt for each reply",
-                "thư khi đến lượt bạn hoặc khi ván kết thúc, và một xác nhận ngắn cho mỗi thư trả lời"),
-    "daily": tr("a mail when it is your turn or the game ends, and one summary a day instead of receipts",
-                "thư khi đến lượt bạn hoặc khi ván kết thúc, và một bản tóm tắt mỗi ngày thay cho xác nhận"),
+    "every": tr("a full mail after each of your moves, with the board"),
+    "turns": tr("a mail when it is your turn or the game ends, and a short receipt for each reply"),
+    "daily": tr("a mail when it is your turn or the game ends, and one summary a day instead of receipts"),
 }
 
 
@@ -202,15 +196,14 @@ def mail_mode_line(player: Player) -> str:
 
 def _set_mail(ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
-        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+        raise CommandFailed(tr("You are not a player yet."))
     if not args:
         results.done.append("mail")
         results.lines.append(mail_mode_line(player))
         return
     mode = MAIL_MODE_WORDS.get(fold(" ".join(args)).strip(" .!"))
     if mode is None:
-        raise CommandFailed(tr("Write `mail turns`, `mail every` or `mail daily`.",
-                               "Viết `thư lượt`, `thư mọi` hoặc `thư ngày` (hoặc `mail turns|every|daily`)."))
+        raise CommandFailed(tr("Write `mail turns`, `mail every` or `mail daily`."))
     if mode == "daily" and player.mail_mode != "daily":
         player.last_digest_at = ctx.clock.now()  # the first digest comes at the next digest hour
     player.mail_mode = mode
@@ -221,7 +214,7 @@ def _set_mail(ctx: AppContext, player: Player | None, args: list[str], results: 
 def _settings(player: Player | None, results: Results) -> None:
     """``settings``: the player's language, time zone, calendar and mail setting, and how to change them."""
     if player is None:
-        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+        raise CommandFailed(tr("You are not a player yet."))
     vi = player.lang == "vi"
     on = ("bật" if player.calendar else "tắt") if vi else ("on" if player.calendar else "off")
     results.done.append("settings")
@@ -235,34 +228,27 @@ def _settings(player: Player | None, results: Results) -> None:
 
 def _vacation(session: Session, ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
-        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+        raise CommandFailed(tr("You are not a player yet."))
     if len(args) != 1 or not args[0].isdigit():
-        raise CommandFailed(tr("Write `vacation 7` for 7 days away (`back` ends it).",
-                               "Viết `nghỉ 7` để vắng mặt 7 ngày (`back` để quay lại)."))
+        raise CommandFailed(tr("Write `vacation 7` for 7 days away (`back` ends it)."))
     try:
         until = seat_api.start_absence(session, ctx, player, int(args[0]))
     except seat_api.SeatError as exc:
         raise CommandFailed(exc.message) from None
     left = seat_api.vacation_days_left(ctx, player)
     results.done.append(f"vacation {args[0]}")
-    results.lines.append(Text(
-        f"Your clocks stand still until {format_deadline(until, player.tz, 'en')}; the other players have been told. "
-        f"Days of absence left this year: {left}. Write `back` when you return earlier.",
-        f"Đồng hồ của bạn dừng đến {format_deadline(until, player.tz, 'vi')}; những người chơi khác đã được báo. "
-        f"Số ngày vắng mặt còn lại năm nay: {left}. Viết `back` nếu bạn quay lại sớm hơn.").get(player.lang))
+    results.lines.append(tr("Your clocks stand still until {format_deadline}; the other players have been told. Days of absence left this year: {left}. Write `back` when you return earlier.", format_deadline=each_lang(format_deadline, until, player.tz), left=left).get(player.lang))
 
 
 def _back(session: Session, ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
     if player is None:
-        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+        raise CommandFailed(tr("You are not a player yet."))
     try:
         refund = seat_api.end_absence(session, ctx, player)
     except seat_api.SeatError as exc:
         raise CommandFailed(exc.message) from None
     results.done.append("back")
-    results.lines.append(Text(f"Welcome back. {refund} unused day(s) returned to your allowance; your deadlines run again.",
-                              f"Chào mừng bạn quay lại. {refund} ngày chưa dùng đã được trả lại; hạn chót của bạn "
-                              "chạy lại từ bây giờ.").get(player.lang))
+    results.lines.append(tr("Welcome back. {refund} unused day(s) returned to your allowance; your deadlines run again.", refund=refund).get(player.lang))
 
 
 #: Extra words for `games` from features above this package (a league game names its league,
@@ -289,21 +275,21 @@ def my_games_lines(session: Session, ctx: AppContext, player: Player) -> list[st
         when = format_deadline(game.deadline, player.tz, lang) if game.deadline else (
             "paused" if lang == "en" else "tạm dừng")
         if row.seat in to_act:
-            whose = {"en": "your move", "vi": "đến lượt bạn"}[lang]
+            whose = tr("your move")[lang]
         else:
-            joined = {"en": " and ", "vi": " và "}[lang].join(others) or "-"
-            whose = {"en": f"waiting for {joined}", "vi": f"đang chờ {joined}"}[lang]
-        deadline = {"en": "deadline", "vi": "hạn chót"}[lang]
+            joined = tr(" and ")[lang].join(others) or "-"
+            whose = tr("waiting for {joined}", joined=joined)[lang]
+        deadline = tr("deadline")[lang]
         note = f" ({notes[game.id]})" if game.id in notes else ""
         lines.append(f"{subject_tag(game.engine, game.id)} {engine.title}{note} — {whose}; {deadline} {when}")
     if not lines:
-        lines.append({"en": "You have no running games.", "vi": "Bạn không có ván nào đang diễn ra."}[lang])
+        lines.append(tr("You have no running games.")[lang])
     return lines
 
 
 def _games(session: Session, ctx: AppContext, player: Player | None, results: Results) -> None:
     if player is None:
-        raise CommandFailed(tr("You are not a player yet.", "Bạn chưa là người chơi."))
+        raise CommandFailed(tr("You are not a player yet."))
     results.lines.extend(my_games_lines(session, ctx, player))
     results.done.append("games")
 
@@ -325,7 +311,7 @@ def _rules(turn: Turn, args: list[str]) -> None:
     """The game's rules in short (``engines.summary``), with the seat's current mail."""
     turn.results.done.append("rules")
     turn.results.lines.extend(rules_lines(turn.engine, turn.player.lang))
-    turn.results.title = Text("The rules in short", "Luật chơi tóm tắt").get(turn.player.lang)
+    turn.results.title = tr("The rules in short").get(turn.player.lang)
 
 
 #: Lines of the rest of a long menu per ``more`` page (page 1 is the mail's own menu).
@@ -339,16 +325,14 @@ def _more(turn: Turn, args: list[str]) -> None:
     lang = turn.player.lang
     vi = lang == "vi"
     if turn.game.status != "active" or not turn.engine.legal_actions(turn.state, turn.seat):
-        raise CommandFailed(tr("You have no move to choose now.", "Bây giờ bạn không có nước đi nào để chọn."))
+        raise CommandFailed(tr("You have no move to choose now."))
     entries = more_entries(turn.engine, turn.state, turn.seat)
     if not entries:
-        raise CommandFailed(tr("The menu in your mail already lists every move.",
-                               "Danh sách trong thư đã có mọi nước đi."))
+        raise CommandFailed(tr("The menu in your mail already lists every move."))
     pages = (len(entries) + PAGE_LINES - 1) // PAGE_LINES + 1
     page = int(args[0]) if args else 2
     if not 2 <= page <= pages:
-        raise CommandFailed(tr(f"There are pages 2 to {pages} (page 1 is the menu in your mail).",
-                               f"Có các trang 2 đến {pages} (trang 1 là danh sách trong thư)."))
+        raise CommandFailed(tr("There are pages 2 to {pages} (page 1 is the menu in your mail).", pages=pages))
     chunk = entries[(page - 2) * PAGE_LINES:(page - 1) * PAGE_LINES]
     turn.results.done.append(f"more {page}")
     turn.results.lines.append(
@@ -358,7 +342,7 @@ def _more(turn: Turn, args: list[str]) -> None:
                               else f"  {c.command} — {c.label.get(lang)}" for n, c in chunk)
     if page < pages:
         turn.results.lines.append(f"Trang sau: `trang {page + 1}`." if vi else f"Next page: `more {page + 1}`.")
-    turn.results.title = Text("More moves", "Thêm nước đi").get(lang)
+    turn.results.title = tr("More moves").get(lang)
     turn.results.short = True
 
 
@@ -383,7 +367,7 @@ RESIGN_CODE_RE = re.compile(r"^[A-Za-z0-9]{4}$")
 def _resign(turn: Turn, args: list[str]) -> None:
     """``resign`` asks for a confirmation code; ``resign CODE`` does it (``play.seats``)."""
     if turn.game.status != "active":
-        raise CommandFailed(tr("The game is already over.", "Ván chơi đã kết thúc."))
+        raise CommandFailed(tr("The game is already over."))
     lang = turn.player.lang
     row = turn.session.exec(select(GameSeat).where(GameSeat.game_id == turn.game.id,
                                                    GameSeat.seat == turn.seat)).one()
@@ -391,22 +375,17 @@ def _resign(turn: Turn, args: list[str]) -> None:
         code = seat_api.request_resignation(turn.session, turn.ctx, turn.game, row)
         rule = seat_api.resign_rule(turn.game, len(seats_of(turn.session, turn.game.id or 0)))
         effect = {
-            "team": tr("the game ends and the other team wins", "ván chơi kết thúc và đội bên kia thắng"),
-            "opponent": tr("the game ends and your opponent wins", "ván chơi kết thúc và đối thủ của bạn thắng"),
-            "bot": tr("a bot plays your seat and the others play on", "máy sẽ chơi thay chỗ của bạn và những người "
-                      "khác chơi tiếp"),
+            "team": tr("the game ends and the other team wins"),
+            "opponent": tr("the game ends and your opponent wins"),
+            "bot": tr("a bot plays your seat and the others play on"),
         }[rule].get(lang)
         turn.results.done.append("resign")
-        turn.results.lines.append(Text(
-            f"To confirm, reply `resign {code}` within 24 hours. If you do, {effect}.",
-            f"Để xác nhận, hãy trả lời `bỏ cuộc {code}` trong vòng 24 giờ. Khi đó {effect}.").get(lang))
+        turn.results.lines.append(tr("To confirm, reply `resign {code}` within 24 hours. If you do, {effect}.", code=code, effect=effect).get(lang))
         return
     if len(args) != 1 or not RESIGN_CODE_RE.match(args[0]):
-        raise CommandFailed(tr("To resign, write `resign` alone on a line; you will get a code to confirm.",
-                               "Để bỏ cuộc, hãy viết `bỏ cuộc` trên một dòng riêng; bạn sẽ nhận mã để xác nhận."))
+        raise CommandFailed(tr("To resign, write `resign` alone on a line; you will get a code to confirm."))
     if not seat_api.resign_code_valid(turn.ctx, row, args[0]):
-        raise CommandFailed(tr("That code is wrong or older than a day: write `resign` for a new one.",
-                               "Mã đó sai hoặc đã quá một ngày: viết `bỏ cuộc` để nhận mã mới."))
+        raise CommandFailed(tr("That code is wrong or older than a day: write `resign` for a new one."))
     before = turn.game.version
     state, ended = seat_api.confirm_resignation(turn.session, turn.ctx, turn.game, turn.engine, turn.state, row,
                                                 turn.player)
@@ -418,14 +397,11 @@ def _resign(turn: Turn, args: list[str]) -> None:
     # the seat is a bot's now: this is the player's last mail from the game; the others are told
     names = [p.name for _, p in seats_of(turn.session, turn.game.id or 0)]
     mail_to_seat(turn.session, turn.ctx, turn.game, turn.engine, state, row, turn.player, "info", names=names,
-                 results=turn.results, kind="info", extra={"title": Text(
-                     "You left the game; a bot plays your seat from now on. Thank you for playing!",
-                     "Bạn đã rời ván; từ giờ máy sẽ chơi thay chỗ của bạn. Cảm ơn bạn đã chơi!").get(lang)})
+                 results=turn.results, kind="info", extra={"title": tr("You left the game; a bot plays your seat from now on. Thank you for playing!").get(lang)})
     name = turn.player.name
     if not ended:
         seat_api.notify_seats(turn.session, turn.ctx, turn.game,
-                              lambda lg, _tz: Text(f"{name} left the game; a bot plays their seat",
-                                                   f"{name} đã rời ván; máy chơi thay chỗ của họ").get(lg),
+                              lambda lg, _tz: tr("{name} left the game; a bot plays their seat", name=name).get(lg),
                               skip={turn.player.id}, engine_state=(turn.engine, state))
 
 
@@ -438,50 +414,43 @@ def _shared_commands(player: Callable[[Any], Player | None], session: Callable[[
     """The player's own settings and overview, the same in a game reply and to the address."""
     return [
         Command(("games", "ván", "van", "các ván", "cac van"), "games",
-                tr("my running games: whose move, and the deadlines", "các ván của tôi: lượt ai, hạn chót"),
+                tr("my running games: whose move, and the deadlines"),
                 lambda t, a: _games(session(t), ctx(t), player(t), results(t))),
-        Command(("lang",), "lang vi|en", tr("the language of my mails", "ngôn ngữ thư của tôi"),
+        Command(("lang",), "lang vi|en", tr("the language of my mails"),
                 lambda t, a: _set_lang(player(t), a, results(t)), (1, 1)),
-        Command(("tz",), "tz CITY", tr("my time zone for deadlines, e.g. tz Hanoi, tz Paris, tz New York",
-                                       "múi giờ của tôi, ví dụ tz Hanoi, tz Sài Gòn, tz Paris"),
+        Command(("tz",), "tz CITY", tr("my time zone for deadlines, e.g. tz Hanoi, tz Paris, tz New York"),
                 lambda t, a: _set_tz(player(t), a, results(t)), (1, 3)),  # "tz Ho Chi Minh"
         Command(VACATION_NAMES, "vacation DAYS",
-                tr("away for some days: my clocks stop in all my games (`back` ends it)",
-                   "vắng mặt vài ngày: đồng hồ của tôi dừng trong mọi ván (`back` để quay lại)"),
+                tr("away for some days: my clocks stop in all my games (`back` ends it)"),
                 lambda t, a: _vacation(session(t), ctx(t), player(t), a, results(t)), (1, 1), r"\d{1,4}"),
-        Command(BACK_NAMES, "back", tr("I am back: end my absence", "tôi đã quay lại: kết thúc vắng mặt"),
+        Command(BACK_NAMES, "back", tr("I am back: end my absence"),
                 lambda t, a: _back(session(t), ctx(t), player(t), a, results(t))),
         Command(("settings", "cài đặt", "cai dat"), "settings",
-                tr("my settings: language, time zone, calendar, mail", "cài đặt của tôi: ngôn ngữ, múi giờ, lịch, thư"),
+                tr("my settings: language, time zone, calendar, mail"),
                 lambda t, a: _settings(player(t), results(t))),
         Command(("mail", "thư"), "mail turns|every|daily",  # not "thu": a word of engine commands (thu tu)
-                tr("how much mail I get: turns (default: my turns and a short receipt per reply), every "
-                   "(a full mail after each move), daily (my turns and one summary a day)",
-                   "tôi nhận bao nhiêu thư: lượt (mặc định: khi đến lượt và xác nhận ngắn), mọi (thư đầy đủ "
-                   "sau mỗi nước đi), ngày (khi đến lượt và một bản tóm tắt mỗi ngày)"),
+                tr("how much mail I get: turns (default: my turns and a short receipt per reply), every (a full mail after each move), daily (my turns and one summary a day)"),
                 lambda t, a: _set_mail(ctx(t), player(t), a, results(t)), (0, 2)),
         Command(("calendar", "lịch", "lich"), "calendar on|off",
-                tr("turn mails carry the deadline as a calendar event", "thư đến lượt kèm hạn chót dạng sự kiện lịch"),
+                tr("turn mails carry the deadline as a calendar event"),
                 lambda t, a: _set_calendar(player(t), a, results(t)), (1, 1)),
     ]
 
 
 GAME_COMMANDS: list[Command] = [
     Command(("help", "trợ giúp", "tro giup", "?"), "help",
-            tr("this help: the commands and the moves you can make now", "trợ giúp này: các lệnh và nước đi"), _help),
+            tr("this help: the commands and the moves you can make now"), _help),
     Command(("state", "board", "trạng thái", "trang thai"), "state",
-            tr("send me my view of the game again", "gửi lại thế cờ của tôi"), _state),
+            tr("send me my view of the game again"), _state),
     Command(("rules", "luật", "luat", "luật chơi", "luat choi"), "rules",
-            tr("the rules of this game in short", "luật chơi tóm tắt của ván này"), _rules),
+            tr("the rules of this game in short"), _rules),
     Command(("more", "xem thêm", "xem them", "trang", "menu"), "more [PAGE]",
-            tr("the moves a long menu leaves out, a page at a time (more 3: page 3)",
-               "các nước đi không có trong danh sách dài, từng trang (trang 3: trang thứ 3)"),
+            tr("the moves a long menu leaves out, a page at a time (more 3: page 3)"),
             _more, (0, 1), r"\d{1,3}"),
     Command(("log", "nhật ký", "nhat ky"), "log",
-            tr(f"the last {LOG_LINES} things that happened that I may see, with their times",
-               f"{LOG_LINES} sự kiện gần nhất, kèm thời gian"), _log),
+            tr("the last {LOG_LINES} things that happened that I may see, with their times", LOG_LINES=LOG_LINES), _log),
     Command(("resign", "bỏ cuộc", "bo cuoc"), "resign",
-            tr("give up (you get a code to confirm)", "bỏ cuộc (bạn sẽ nhận mã để xác nhận)"), _resign, (0, 1), r"[A-Za-z0-9]{3,8}"),
+            tr("give up (you get a code to confirm)"), _resign, (0, 1), r"[A-Za-z0-9]{3,8}"),
     *_shared_commands(lambda t: t.player, lambda t: t.session, lambda t: t.ctx, lambda t: t.results),
 ]
 
@@ -498,22 +467,20 @@ def _mailbox_help(box: Mailbox, args: list[str]) -> None:
 
 def _new(box: Mailbox, args: list[str]) -> None:
     if box.player is None:
-        raise CommandFailed(tr("Only registered players can start games.", "Chỉ người chơi đã đăng ký mới tạo ván."))
+        raise CommandFailed(tr("Only registered players can start games."))
     match = NEW_RE.match(" ".join(["new", *args]))
     if not match:
-        raise CommandFailed(tr("Write `new tac with b@example.org c@example.org d@example.org`.",
-                               "Viết `new tac with b@example.org c@example.org d@example.org`."))
+        raise CommandFailed(tr("Write `new tac with b@example.org c@example.org d@example.org`."))
     engine_id = match.group(1).lower()
     try:
         engine = engines.get(engine_id)
     except KeyError:
         known = ", ".join(engines.names(include_extra=False)) or "-"
-        raise CommandFailed(tr(f"No game {engine_id!r}; games: {known}.", f"Không có trò {engine_id!r}; các trò: {known}.")) from None
+        raise CommandFailed(tr("No game {engine_id!r}; games: {known}.", engine_id=engine_id, known=known)) from None
     others = [bare_address(a) for a in re.split(r"[\s,;]+", match.group(2)) if "@" in a]
     addresses = [box.player.address, *dict.fromkeys(a for a in others if a != box.player.address)]
     if not engine.min_players <= len(addresses) <= engine.max_players:
-        raise CommandFailed(tr(f"{engine.title} takes {engine.min_players}-{engine.max_players} players.",
-                               f"{engine.title} cần {engine.min_players}-{engine.max_players} người chơi."))
+        raise CommandFailed(tr("{title} takes {min_players}-{max_players} players.", title=engine.title, min_players=engine.min_players, max_players=engine.max_players))
     assert box.player.id is not None
     invitation = Invitation(engine=engine_id, host_id=box.player.id, addresses=json.dumps(addresses),
                             accepted=json.dumps([box.player.address]), created_at=box.ctx.clock.now())
@@ -529,7 +496,7 @@ def _accept(box: Mailbox, args: list[str]) -> None:
     open_for_me = [inv for inv in box.session.exec(query).all()
                    if box.address in json.loads(inv.addresses) and (not wanted or inv.id in wanted)]
     if not open_for_me:
-        raise CommandFailed(tr("There is no open invitation for you.", "Không có lời mời nào cho bạn."))
+        raise CommandFailed(tr("There is no open invitation for you."))
     if box.player is None:
         box.player = create_player(box.session, box.address, box.display_name, ctx=box.ctx)
     for inv in open_for_me:
@@ -547,11 +514,9 @@ def _accept(box: Mailbox, args: list[str]) -> None:
 
 def _takeover(box: Mailbox, args: list[str]) -> None:
     if box.player is None:
-        raise CommandFailed(tr("Only registered players can take over a seat.",
-                               "Chỉ người chơi đã đăng ký mới nhận chỗ được."))
+        raise CommandFailed(tr("Only registered players can take over a seat."))
     if len(args) != 1 or not args[0].lstrip("#").isdigit():
-        raise CommandFailed(tr("Write `takeover 12` to take the open seat of game #12.",
-                               "Viết `takeover 12` để nhận chỗ trống của ván #12."))
+        raise CommandFailed(tr("Write `takeover 12` to take the open seat of game #12."))
     try:
         seat_api.take_over(box.session, box.ctx, box.player, int(args[0].lstrip("#")))
     except seat_api.SeatError as exc:
@@ -560,14 +525,13 @@ def _takeover(box: Mailbox, args: list[str]) -> None:
 
 
 MAILBOX_COMMANDS: list[Command] = [
-    Command(("help", "trợ giúp", "tro giup", "?"), "help", tr("this help", "trợ giúp này"), _mailbox_help),
+    Command(("help", "trợ giúp", "tro giup", "?"), "help", tr("this help"), _mailbox_help),
     Command(("new", "mới", "moi"), "new GAME with ADDRESS ...",
-            tr("start a game and invite the others, e.g. new tac with b@x c@x d@x",
-               "tạo ván mới và mời người khác, ví dụ new tac with b@x c@x d@x"), _new, (3, None)),
-    Command(("accept", "đồng ý", "dong y"), "accept", tr("join the game you were invited to", "tham gia ván được mời"),
+            tr("start a game and invite the others, e.g. new tac with b@x c@x d@x"), _new, (3, None)),
+    Command(("accept", "đồng ý", "dong y"), "accept", tr("join the game you were invited to"),
             _accept, (0, 5), r"#?\d{1,9}"),
     Command(("takeover", "thay chỗ", "thay cho"), "takeover GAME",
-            tr("take an open seat of a running game", "nhận một chỗ trống trong ván đang chơi"), _takeover, (1, 1), r"#?\d{1,9}"),
+            tr("take an open seat of a running game"), _takeover, (1, 1), r"#?\d{1,9}"),
     *_shared_commands(lambda b: b.player, lambda b: b.session, lambda b: b.ctx, lambda b: b.results),
 ]
 

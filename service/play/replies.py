@@ -43,8 +43,7 @@ def menu_number(line: str) -> int | None:
 
 
 def outdated_menu_message() -> Text:
-    return tr("That number answers an older mail; the game has moved on. Here is your current menu.",
-              "Số đó trả lời một thư cũ; ván chơi đã thay đổi. Đây là danh sách hiện tại.")
+    return tr("That number answers an older mail; the game has moved on. Here is your current menu.")
 
 
 def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
@@ -59,11 +58,10 @@ def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
         if not 1 <= number <= len(menu):
             if as_command is not None:  # not an option, but a move (TAC: "13" is the card)
                 return as_command
-            raise IllegalCommand(tr(f"There is no option {number}: the menu has 1 to {len(menu)}.",
-                                    f"Không có lựa chọn {number}: danh sách có 1 đến {len(menu)}."))
+            raise IllegalCommand(tr("There is no option {number}: the menu has 1 to {n}.", number=number, n=len(menu)))
         choice = menu[number - 1]
         if as_command is not None and as_command[0] != choice.action:
-            raise IllegalCommand(tr(
+            raise IllegalCommand(Text(
                 f"\"{line}\" can mean option {number} ({choice.command}) or the move {as_command[1]}; "
                 "nothing was played. Write the move itself.",
                 f"\"{line}\" có thể là lựa chọn {number} ({choice.command_in('vi')}) hoặc nước đi {as_command[1]}; "
@@ -116,11 +114,10 @@ def localised_examples(turn: Turn, examples: list[str]) -> list[str]:
 def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
     """Apply one move line to ``turn.state`` and log it (the caller saves the state)."""
     if turn.game.status != "active":
-        raise IllegalCommand(tr("The game is over.", "Ván chơi đã kết thúc."))
+        raise IllegalCommand(tr("The game is over."))
     if not turn.engine.legal_actions(turn.state, turn.seat):
         # not a stop: nothing the player wrote after it depended on this line working
-        raise CommandFailed(tr("It is not your turn: you will get a mail when it is.",
-                                "Chưa đến lượt bạn: bạn sẽ nhận thư khi đến lượt."))
+        raise CommandFailed(tr("It is not your turn: you will get a mail when it is."))
     action, canonical = resolve_line(turn, key, line)
     canonical = _in_reader_words(turn, action, canonical)
     new_state, events = turn.engine.apply(turn.state, turn.seat, action)
@@ -144,13 +141,11 @@ def handle_game_reply(
     lang = player.lang
     if seat_row.bot:
         if seat_row.bot_reason == "resigned":  # they left: nothing they write changes the game
-            turn.results.not_understood.extend({"text": line, "why": tr(
-                "You resigned from this game; a bot plays your seat.",
-                "Bạn đã bỏ cuộc ván này; máy đang chơi thay chỗ của bạn.").get(lang)} for line in lines[:MAX_LINES])
+            turn.results.not_understood.extend({"text": line, "why": tr("You resigned from this game; a bot plays your seat.").get(lang)} for line in lines[:MAX_LINES])
             answer_without_change(session, ctx, turn)
             return "rejected"
         reclaim_seat(session, seat_row)  # an abandoned player is back before a substitute came
-        turn.results.done.append({"en": "your seat is yours again", "vi": "chỗ của bạn đã trở lại với bạn"}[lang])
+        turn.results.done.append(tr("your seat is yours again")[lang])
     extra_lines = lines[MAX_LINES:]
     lines, duplicates, rivals = one_move_per_decision(turn, key, lines[:MAX_LINES])
     if rivals:
@@ -195,11 +190,7 @@ def handle_game_reply(
     return "applied" if turn.results.done else "rejected"
 
 
-AMBIGUOUS = tr(
-    "Your reply holds more than one move for the same decision, so I did not play any of them. "
-    "Which one did you mean? Reply with just that line.",
-    "Thư trả lời của bạn có nhiều hơn một nước đi cho cùng một lựa chọn, nên tôi chưa thực hiện nước nào. "
-    "Bạn muốn chọn nước nào? Hãy trả lời chỉ với dòng đó.")
+AMBIGUOUS = tr("Your reply holds more than one move for the same decision, so I did not play any of them. Which one did you mean? Reply with just that line.")
 
 
 def one_move_per_decision(turn: Turn, key: KeyInfo, lines: list[str]) -> tuple[list[str], list[str], list[str]]:
@@ -239,7 +230,7 @@ def one_move_per_decision(turn: Turn, key: KeyInfo, lines: list[str]) -> tuple[l
 
 def answer_ambiguous(session: Session, ctx: AppContext, turn: Turn, rivals: list[str]) -> None:
     """Nothing applied: the seat's mail again, listing the rival lines, asking which one."""
-    why = tr("one decision, several moves — which one?", "một lựa chọn, nhiều nước đi — bạn chọn nước nào?")
+    why = tr("one decision, several moves — which one?")
     turn.results.not_understood = [{"text": line, "why": why.get(turn.player.lang)} for line in rivals]
     assert turn.game.id is not None
     seats = seats_of(session, turn.game.id)
@@ -267,7 +258,7 @@ def answer_without_change(session: Session, ctx: AppContext, turn: Turn) -> None
             results.examples = [c.command_in(turn.player.lang) for c in engine.menu(state, turn.seat)[:3]]
     else:
         purpose, kind = "info", "info"
-        extra = {"title": results.title or {"en": "Your game", "vi": "Ván chơi của bạn"}[turn.player.lang]}
+        extra = {"title": results.title or tr("Your game")[turn.player.lang]}
     mail_to_seat(session, ctx, game, engine, state, seat_row, turn.player, purpose, names=names,
                  results=results, kind=kind, extra=extra, short=results.short and purpose == "info")
 
@@ -284,26 +275,12 @@ def answer_finished(session: Session, ctx: AppContext, game: Game, seat_row: Gam
     return True
 
 
-UNCONFIRMED = tr(
-    "Your mail reached me without its reply address (the part after the + sign, or \"ref …\" in the "
-    "subject), so I cannot be sure it comes from you. Reply to this mail to play.",
-    "Thư của bạn đến mà không có địa chỉ trả lời (phần sau dấu +, hoặc \"ref …\" trong tiêu đề), "
-    "nên tôi không chắc thư là của bạn. Hãy trả lời thư này để chơi.")
+UNCONFIRMED = tr('Your mail reached me without its reply address (the part after the + sign, or "ref …" in the subject), so I cannot be sure it comes from you. Reply to this mail to play.')
 
-UNREADABLE = tr(
-    "I could not read your reply: it had no text I can read (for example only a winmail.dat "
-    "attachment, or an encrypted message). Please reply again as plain text or HTML — in Outlook, "
-    "choose Format Text › Plain Text or HTML — and write your move above the line.",
-    "Tôi không đọc được thư trả lời của bạn: thư không có nội dung văn bản (ví dụ chỉ có tệp "
-    "winmail.dat, hoặc thư được mã hóa). Hãy trả lời lại bằng văn bản thường hoặc HTML — trong Outlook, "
-    "chọn Định dạng văn bản › Văn bản thuần hoặc HTML — và viết nước đi phía trên dòng kẻ.")
+UNREADABLE = tr("I could not read your reply: it had no text I can read (for example only a winmail.dat attachment, or an encrypted message). Please reply again as plain text or HTML — in Outlook, choose Format Text › Plain Text or HTML — and write your move above the line.")
 
 
-TOO_LARGE = tr(
-    "Your reply is too large for me to read (very long text or a huge attachment). "
-    "Please reply again with just your move above the line.",
-    "Thư trả lời của bạn quá lớn để tôi đọc (văn bản rất dài hoặc tệp đính kèm rất lớn). "
-    "Hãy trả lời lại chỉ với nước đi phía trên dòng kẻ.")
+TOO_LARGE = tr("Your reply is too large for me to read (very long text or a huge attachment). Please reply again with just your move above the line.")
 
 
 def answer_unconfirmed(session: Session, ctx: AppContext, game: Game, seat_row: GameSeat, player: Player) -> None:

@@ -36,6 +36,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engines.contract import Engine, Event, Outcome, Text, tr
+from engines.i18n import each_lang
 from service.context import AppContext
 from service.outbound.notify import mail_to_seat
 from service.outbound.outbox import queue_mail
@@ -117,7 +118,7 @@ def open_seat(session: Session, ctx: AppContext, game: Game, seat: int) -> GameS
     """
     assert game.id is not None
     if game.status != "active":
-        raise SeatError(tr(f"Game #{game.id} is over.", f"Ván #{game.id} đã kết thúc."))
+        raise SeatError(tr("Game #{id} is over.", id=game.id))
     row = seat_row(session, game.id, seat)
     row.open = True
     session.add(row)
@@ -136,13 +137,13 @@ def take_over(session: Session, ctx: AppContext, player: Player, game_id: int) -
     seat again (no bot, no misses), and they get the game's mail for that seat at once."""
     game = session.get(Game, game_id)
     if game is None or game.status != "active":
-        raise SeatError(tr(f"There is no running game #{game_id}.", f"Không có ván #{game_id} đang diễn ra."))
+        raise SeatError(tr("There is no running game #{game_id}.", game_id=game_id))
     seats = seats_of(session, game_id)
     if any(p.id == player.id for _, p in seats):
-        raise SeatError(tr(f"You already play in game #{game_id}.", f"Bạn đã chơi trong ván #{game_id}."))
+        raise SeatError(tr("You already play in game #{game_id}.", game_id=game_id))
     free = [row for row, _ in seats if row.open]
     if not free:
-        raise SeatError(tr(f"Game #{game_id} has no open seat.", f"Ván #{game_id} không có chỗ trống."))
+        raise SeatError(tr("Game #{game_id} has no open seat.", game_id=game_id))
     row = free[0]
     old = session.get_one(Player, row.player_id)
     assert player.id is not None
@@ -155,14 +156,12 @@ def take_over(session: Session, ctx: AppContext, player: Player, game_id: int) -
     row.resign_code = row.resign_code_until = None
     session.add(row)
     engine, state = load(game)
-    log_move(session, ctx, game, None, "(takeover)", None, [Event(tr(
-        f"{player.name} takes over the seat of {old.name}.", f"{player.name} thay chỗ của {old.name}."))],
+    log_move(session, ctx, game, None, "(takeover)", None, [Event(tr("{name} takes over the seat of {name2}.", name=player.name, name2=old.name))],
         engine.state_version(state))
     session.flush()
     names = [p.name for _, p in seats_of(session, game_id)]
     mail_to_seat(session, ctx, game, engine, state, row, player, "info", names=names, kind="turn",
-                 extra={"title": Text(f"You took over a seat in game #{game_id}",
-                                      f"Bạn đã nhận một chỗ trong ván #{game_id}").get(player.lang)})
+                 extra={"title": tr("You took over a seat in game #{game_id}", game_id=game_id).get(player.lang)})
     return row
 
 
@@ -210,14 +209,12 @@ def confirm_resignation(session: Session, ctx: AppContext, game: Game, engine: E
             winners = frozenset(s for s in range(seat_count) if s % 2 != row.seat % 2)
         else:
             winners = frozenset(s for s in range(seat_count) if s != row.seat)
-        log_move(session, ctx, game, row.seat, "resign", None, [Event(tr(f"{name} resigned.", f"{name} đã bỏ cuộc."))],
+        log_move(session, ctx, game, row.seat, "resign", None, [Event(tr("{name} resigned.", name=name))],
                  engine.state_version(state))
-        end_game(session, ctx, game, "resigned", Outcome(winners, False, tr(f"{name} resigned", f"{name} đã bỏ cuộc")))
+        end_game(session, ctx, game, "resigned", Outcome(winners, False, tr("{name} resigned", name=name)))
         return state, True
     keep_by_bot(session, ctx, game, row.seat, "resigned")
-    log_move(session, ctx, game, row.seat, "resign", None, [Event(tr(
-        f"{name} left the game; a bot plays their seat from now on.",
-        f"{name} đã rời ván; từ giờ máy sẽ chơi thay chỗ của họ."))], engine.state_version(state))
+    log_move(session, ctx, game, row.seat, "resign", None, [Event(tr("{name} left the game; a bot plays their seat from now on.", name=name))], engine.state_version(state))
     state, _ = play_bot_seats(session, ctx, game, engine, state)
     return state, engine.outcome(state) is not None
 
@@ -267,14 +264,10 @@ def start_absence(session: Session, ctx: AppContext, player: Player, days: int) 
     """
     now = ctx.clock.now()
     if player.away_until is not None and player.away_until > now:
-        raise SeatError(tr(f"You are already away until {format_deadline(player.away_until, player.tz, 'en')}; "
-                           "write `back` first.",
-                           f"Bạn đang vắng mặt đến {format_deadline(player.away_until, player.tz, 'vi')}; "
-                           "hãy viết `back` trước."))
+        raise SeatError(tr("You are already away until {format_deadline}; write `back` first.", format_deadline=each_lang(format_deadline, player.away_until, player.tz)))
     left = vacation_days_left(ctx, player)
     if not 1 <= days <= left:
-        raise SeatError(tr(f"You can take 1 to {left} days of absence this year.",
-                           f"Năm nay bạn còn được vắng mặt từ 1 đến {left} ngày."))
+        raise SeatError(tr("You can take 1 to {left} days of absence this year.", left=left))
     if player.vacation_year != now.year:
         player.vacation_year, player.vacation_days_used = now.year, 0
     player.vacation_days_used += days
@@ -291,7 +284,7 @@ def end_absence(session: Session, ctx: AppContext, player: Player) -> int:
     Returns the days given back."""
     now = ctx.clock.now()
     if player.away_until is None or player.away_until <= now:
-        raise SeatError(tr("You are not away.", "Bạn không ở trạng thái vắng mặt."))
+        raise SeatError(tr("You are not away."))
     unused = player.away_until - now
     refund = math.floor(unused / timedelta(days=1))
     player.vacation_days_used = max(player.vacation_days_used - refund, 0)
@@ -313,10 +306,8 @@ def _tell_new_deadline(session: Session, ctx: AppContext, game: Game, player: Pl
         if away:
             assert until is not None
             back = format_deadline(until, tz, lang)
-            return Text(f"{player.name} is away until {back}; the new deadline is {when}",
-                        f"{player.name} vắng mặt đến {back}; hạn chót mới là {when}").get(lang)
-        return Text(f"{player.name} is back; the new deadline is {when}",
-                    f"{player.name} đã quay lại; hạn chót mới là {when}").get(lang)
+            return tr("{name} is away until {back}; the new deadline is {when}", name=player.name, back=back, when=when).get(lang)
+        return tr("{name} is back; the new deadline is {when}", name=player.name, when=when).get(lang)
 
     notify_seats(session, ctx, game, title, skip={player.id})
 

@@ -52,7 +52,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engines.contract import Action, Engine, Event, Text
+from engines.contract import Action, Engine, Event, tr
 from service.context import AppContext
 from service.outbound.notify import mail_to_seat, queue_game_mails
 from service.outbound.outbox import queue_mail
@@ -111,7 +111,7 @@ def tell_new_deadline(session: Session, ctx: AppContext, game: Game) -> None:
 
     def title(lang: str, tz: str) -> str:
         when = format_deadline(deadline, tz, lang)
-        return Text(f"The deadline moved: {when}", f"Hạn chót đã thay đổi: {when}").get(lang)
+        return tr("The deadline moved: {when}", when=when).get(lang)
 
     notify_seats(session, ctx, game, title, only_to_act=True)
 
@@ -278,13 +278,13 @@ def _duration(delta: timedelta, lang: str) -> str:
     hours, mins = divmod(rest, 60)
     parts = []
     if days:
-        parts.append({"en": f"{days} day", "vi": f"{days} ngày"}[lang] if days == 1
-                     else {"en": f"{days} days", "vi": f"{days} ngày"}[lang])
+        parts.append(tr("{days} day", days=days)[lang] if days == 1
+                     else tr("{days} days", days=days)[lang])
     if hours:
-        parts.append({"en": f"{hours} hour", "vi": f"{hours} giờ"}[lang] if hours == 1
-                     else {"en": f"{hours} hours", "vi": f"{hours} giờ"}[lang])
+        parts.append(tr("{hours} hour", hours=hours)[lang] if hours == 1
+                     else tr("{hours} hours", hours=hours)[lang])
     if not parts:
-        parts.append({"en": f"{mins} minutes", "vi": f"{mins} phút"}[lang])
+        parts.append(tr("{mins} minutes", mins=mins)[lang])
     return " ".join(parts)
 
 
@@ -334,9 +334,7 @@ def act_on_missed(session: Session, ctx: AppContext, game_id: int) -> bool:
         if abandoned:
             row.bot, row.open, row.abandoned_at, row.bot_reason = True, True, now, "abandoned"
         if policy.on_miss == "wait" and not abandoned:
-            log_move(session, ctx, game, row.seat, "(deadline missed: waiting)", None, [Event(Text(
-                f"{name} missed the deadline; the game waits for them.",
-                f"{name} đã lỡ hạn chót; ván chơi chờ họ."))], engine.state_version(state))
+            log_move(session, ctx, game, row.seat, "(deadline missed: waiting)", None, [Event(tr("{name} missed the deadline; the game waits for them.", name=name))], engine.state_version(state))
             tell_operator(session, ctx, f"Game #{game_id} waits for {name}: missed the deadline of {deadline:%Y-%m-%d %H:%M} UTC",
                           [f"{name} <{player.address}>, seat {row.seat + 1}, missed deadline {row.misses} in a row.",
                            "Policy: wait. Extend the deadline, force a move, or open the seat for a substitute."])
@@ -348,11 +346,9 @@ def act_on_missed(session: Session, ctx: AppContext, game_id: int) -> bool:
         command = engine.format(state, action)
         played[row.seat] = command
         events = [
-            Event(Text(f"{name} missed the deadline; a default move was played for them.",
-                       f"{name} đã lỡ hạn chót; hệ thống đã đi thay họ một nước mặc định."),
+            Event(tr("{name} missed the deadline; a default move was played for them.", name=name),
                   frozenset(s for s in range(len(seats)) if s != row.seat)),
-            Event(Text(f"You missed the deadline; this move was played for you: {command}",
-                       f"Bạn đã lỡ hạn chót; hệ thống đã đi thay bạn nước này: {command}"), frozenset({row.seat})),
+            Event(tr("You missed the deadline; this move was played for you: {command}", command=command), frozenset({row.seat})),
         ]
         state, move_events = engine.apply(state, row.seat, action)
         log_move(session, ctx, game, row.seat, "(deadline: default move)", action, [*events, *move_events],
@@ -360,11 +356,7 @@ def act_on_missed(session: Session, ctx: AppContext, game_id: int) -> bool:
         changed = True
     for row, player in late:
         if row.abandoned_at == now:
-            log_move(session, ctx, game, row.seat, "(seat abandoned)", None, [Event(Text(
-                f"{player.name} missed {row.misses} deadlines in a row: a bot keeps their seat until a substitute "
-                "takes it over.",
-                f"{player.name} đã lỡ hạn chót {row.misses} lần liền: máy sẽ giữ chỗ của họ cho đến khi có người "
-                "thay."))], engine.state_version(state))
+            log_move(session, ctx, game, row.seat, "(seat abandoned)", None, [Event(tr("{name} missed {misses} deadlines in a row: a bot keeps their seat until a substitute takes it over.", name=player.name, misses=row.misses))], engine.state_version(state))
             tell_operator(session, ctx, f"Game #{game_id}: the seat of {player.name} is abandoned",
                           [f"{player.name} <{player.address}>, seat {row.seat + 1}, missed {row.misses} deadlines "
                            "in a row.",
@@ -386,7 +378,7 @@ def act_on_missed(session: Session, ctx: AppContext, game_id: int) -> bool:
         what = [(p.name, _what_happened(r, played, policy.on_miss)) for r, p in late if r.seat != row.seat]
         title = _missed_title(what, row.seat in late_ids, played.get(row.seat), player.lang)
         if row.seat not in late_ids and row.seat in engine.to_act(state):
-            title += {"en": ". Your move", "vi": ". Đến lượt bạn"}[player.lang]
+            title += tr(". Your move")[player.lang]
         mail_to_seat(session, ctx, game, engine, state, row, player, "info", names=names, kind="missed",
                      extra={"title": title})
     return True
@@ -404,18 +396,13 @@ def _missed_title(others: list[tuple[str, str]], you: bool, your_move: str | Non
     parts: list[str] = []
     if you:
         if your_move is not None:
-            parts.append(Text(f"You missed the deadline; a default move was played for you: {your_move}",
-                              f"Bạn đã lỡ hạn chót; hệ thống đã đi thay bạn: {your_move}").get(lang))
+            parts.append(tr("You missed the deadline; a default move was played for you: {your_move}", your_move=your_move).get(lang))
         else:
-            parts.append(Text("You missed the deadline; the game waits for you — please move now",
-                              "Bạn đã lỡ hạn chót; ván chơi đang chờ bạn — hãy đi ngay nhé").get(lang))
+            parts.append(tr("You missed the deadline; the game waits for you — please move now").get(lang))
     for name, what in others:
         parts.append({
-            "bot": Text(f"{name} missed the deadline again; a bot keeps their seat until a substitute takes it over",
-                        f"{name} lại lỡ hạn chót; máy sẽ giữ chỗ của họ cho đến khi có người thay"),
-            "played": Text(f"{name} missed the deadline; a default move was played for them",
-                           f"{name} đã lỡ hạn chót; hệ thống đã đi thay họ một nước mặc định"),
-            "wait": Text(f"{name} missed the deadline; the game waits for them",
-                         f"{name} đã lỡ hạn chót; ván chơi đang chờ họ"),
+            "bot": tr("{name} missed the deadline again; a bot keeps their seat until a substitute takes it over", name=name),
+            "played": tr("{name} missed the deadline; a default move was played for them", name=name),
+            "wait": tr("{name} missed the deadline; the game waits for them", name=name),
         }[what].get(lang))
     return ". ".join(parts)

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
-from engines.contract import Text
+from engines.contract import tr
 from service.context import AppContext
 from service.outbound.notify import mail_to_seat
 from service.store.games import events_since, load, seats_of
@@ -24,7 +24,7 @@ from service.store.models import Game, GameSeat, Player
 #: The local hour the digest goes out.
 DIGEST_HOUR = 18
 
-TITLE = Text("Today in your game", "Hôm nay trong ván của bạn")
+TITLE = tr("Today in your game")
 
 
 def _zone(tz: str) -> ZoneInfo:

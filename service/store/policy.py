@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from engines.contract import tr
 from service.config import Settings
 
 ON_MISS = ("wait", "default", "skip")
@@ -127,15 +128,12 @@ class DeadlinePolicy:
 
     def describe(self, lang: str = "en") -> str:
         """One line for a mail or the admin's screen."""
-        rem = ", ".join(f"{r:g} h" for r in self.reminders) or {"en": "none", "vi": "không"}[lang]
-        weekend = {"en": "; weekends do not count", "vi": "; không tính cuối tuần"}[lang] if self.weekend_pause else ""
-        miss = {"wait": {"en": "wait for the player", "vi": "chờ người chơi"},
-                "default": {"en": "a default move is played", "vi": "máy đi một nước mặc định"},
-                "skip": {"en": "the turn is skipped", "vi": "bỏ lượt"}}[self.on_miss][lang]
-        return {"en": f"{self.hours:g} h per decision; reminders {rem} before; grace {self.grace_hours:g} h{weekend}; "
-                      f"a missed deadline: {miss}",
-                "vi": f"{self.hours:g} giờ mỗi lượt; nhắc trước {rem}; gia hạn {self.grace_hours:g} giờ{weekend}; "
-                      f"trễ hạn thì {miss}"}[lang]
+        rem = ", ".join(f"{r:g} h" for r in self.reminders) or tr("none")[lang]
+        weekend = tr("; weekends do not count")[lang] if self.weekend_pause else ""
+        miss = {"wait": tr("wait for the player"),
+                "default": tr("a default move is played"),
+                "skip": tr("the turn is skipped")}[self.on_miss][lang]
+        return tr("{hours:g} h per decision; reminders {rem} before; grace {grace_hours:g} h{weekend}; a missed deadline: {miss}", hours=self.hours, rem=rem, grace_hours=self.grace_hours, weekend=weekend, miss=miss)[lang]
 
 
 def policy_of(game: Any, settings: Settings) -> DeadlinePolicy:

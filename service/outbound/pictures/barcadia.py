@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.barcadia.hexes import START_POINT
+from engines.contract import tr
 from service.outbound.pictures import Picture
 from service.outbound.pictures.canvas import (
     BLUE,
@@ -29,10 +30,10 @@ from service.outbound.pictures.canvas import (
 WIDTH = 640
 KIND_FILL = {"start": "#FFFFFF", "monster": "#F6D6C8", "team": "#F3C6DD", "boss": "#E9B7B7",
              "reward": "#D8EFD9", "portal": "#D6E6F5", "hoard": "#F8EDB0"}
-KIND_WORD = {"start": {"en": "Start", "vi": "Xuất phát"}, "monster": {"en": "Monster", "vi": "Quái"},
-             "team": {"en": "Team", "vi": "Đội quái"}, "boss": {"en": "Boss", "vi": "Trùm"},
-             "reward": {"en": "Reward", "vi": "Thưởng"}, "portal": {"en": "Portal", "vi": "Cổng"},
-             "hoard": {"en": "Hoard", "vi": "Kho báu"}}
+KIND_WORD = {"start": tr("Start"), "monster": tr("Monster"),
+             "team": tr("Team"), "boss": tr("Boss"),
+             "reward": tr("Reward"), "portal": tr("Portal"),
+             "hoard": tr("Hoard")}
 
 
 def _centre(q: int, r: int, size: float) -> tuple[float, float]:
