@@ -116,7 +116,7 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
     return view
 
 
-def choice_words(content: Content, s: TTState, seat: int, action: Action) -> dict[str, str]:
+def choice_words(content: Content, s: TTState, seat: int, action: Action) -> dict[str, Any]:
     """The seat's recorded secret choice in words (the menu label), else as a command in each language.
 
     Why the fallback: a stored choice is data; one that no longer fits the position (or the
@@ -254,7 +254,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         for i, c in enumerate(view["draw"], 1):
             lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {c['vi' if vi else 'en']}")
     if view["my_choice"]:
-        lines.append(f"{_t('choice', lang)}: {view['my_choice'][lang if lang in view['my_choice'] else 'en']}")
+        lines.append(f"{_t('choice', lang)}: {text_of(view['my_choice'], lang)}")
     if view["last_fight"]:
         lines.append(f"{_t('last', lang)}:")
         for k, turn in enumerate(view["last_fight"], 1):

@@ -95,6 +95,7 @@ def _standings(box: Any, args: list[str]) -> None:
 def _ratings(box: Any, args: list[str]) -> None:
     """A member's rating per round: before → after, and the game that moved it."""
     player = _who(box)
+    assert player.id is not None
     lang = player.lang
     for league in _my_leagues(box, args):
         title = (f"Hệ số của bạn trong giải {league.name}" if lang == "vi" else f"Your rating in {league.name}")

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engines.contract import tr
+from engines.contract import Text, tr
 from service.context import AppContext
 from service.leagues import season
 from service.leagues.scoring import BYE_POINTS, COOPERATIVE, FREE_FOR_ALL, Rating, Row, standings_text
@@ -45,8 +45,12 @@ DROP_YOU = {
 }
 
 
-def _t(lang: str, en: str, vi: str) -> str:
-    return vi if lang == "vi" else en
+def _t(lang: str, text: Text | str, vi: str | None = None) -> str:
+    """A catalog message in ``lang``; the few pairs built per language (``_t(lang, en, vi)``)
+    are fixed words in English and Vietnamese."""
+    if isinstance(text, Text):
+        return text.get(lang)
+    return vi if lang == "vi" and vi is not None else text
 
 
 def _name(names: dict[int, str], pid: int, me: int | None, lang: str, *, capital: bool = False) -> str:

@@ -264,8 +264,8 @@ def my_games_lines(session: Session, ctx: AppContext, player: Player) -> list[st
                                                      Game.status == "active").order_by(col(Game.id))).all()
     lines: list[str] = []
     notes: dict[int, str] = {}
-    for note in GAME_NOTES:
-        notes.update(note(session, player, [game.id for game, _ in rows if game.id is not None]))
+    for add_notes in GAME_NOTES:
+        notes.update(add_notes(session, player, [game.id for game, _ in rows if game.id is not None]))
     for game, row in rows:
         assert game.id is not None
         engine, state = load(game)
@@ -273,7 +273,7 @@ def my_games_lines(session: Session, ctx: AppContext, player: Player) -> list[st
         seats = seats_of(session, game.id)
         others = [p.name for r, p in seats if r.seat in to_act and r.seat != row.seat]
         when = format_deadline(game.deadline, player.tz, lang) if game.deadline else (
-            "paused" if lang == "en" else "tạm dừng")
+            tr("paused").get(lang))
         if row.seat in to_act:
             whose = tr("your move")[lang]
         else:
