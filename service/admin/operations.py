@@ -61,10 +61,18 @@ def say_duration(delta: timedelta, lang: str) -> str:
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
     parts: list[str] = []
-    for amount, en, vi in ((days, "day", "ngày"), (hours, "hour", "giờ"), (mins, "minute", "phút")):
-        if amount:
-            parts.append(f"{amount} {vi}" if lang == "vi" else f"{amount} {en}{'s' if amount != 1 else ''}")
-    return " ".join(parts) or ("0 phút" if lang == "vi" else "0 minutes")
+    if days:
+        parts.append({"en": f"{days} day{_plural(days)}", "vi": f"{days} ngày"}[lang])
+    if hours:
+        parts.append({"en": f"{hours} hour{_plural(hours)}", "vi": f"{hours} giờ"}[lang])
+    if mins:
+        parts.append({"en": f"{mins} minute{_plural(mins)}", "vi": f"{mins} phút"}[lang])
+    return " ".join(parts) or {"en": "0 minutes", "vi": "0 phút"}[lang]
+
+
+def _plural(amount: int) -> str:
+    """The English plural ending of a unit (a catalog's translation may leave the field out)."""
+    return "" if amount == 1 else "s"
 
 
 def open_game(session: Session, game_id: int) -> Game:
@@ -143,7 +151,7 @@ def tell_seats(
 
 def deadline_for(player: Player, when: datetime | None) -> str:
     if when is None:
-        return "-" if player.lang != "vi" else "không có"
+        return {"en": "-", "vi": "không có"}[player.lang]
     return format_deadline(when, player.tz, player.lang)
 
 
@@ -164,9 +172,8 @@ def extend(ctx: AppContext, game_id: int, duration: str, *, by: str | None = Non
         set_deadline(s, ctx, game, base + delta)
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            f"Người điều hành đã gia hạn thêm {say_duration(delta, 'vi')}: hạn mới là {deadline_for(p, game.deadline)}."
-            if p.lang == "vi" else
-            f"The operator extended the deadline by {say_duration(delta, 'en')}: new deadline {deadline_for(p, game.deadline)}."))
+            {"en": f"The operator extended the deadline by {say_duration(delta, 'en')}: new deadline {deadline_for(p, game.deadline)}.",
+             "vi": f"Người điều hành đã gia hạn thêm {say_duration(delta, 'vi')}: hạn mới là {deadline_for(p, game.deadline)}."}[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="extend",
                arguments={"duration": duration, "deadline": game.deadline}, why=why)
         s.commit()
@@ -185,8 +192,8 @@ def set_new_deadline(ctx: AppContext, game_id: int, hours: float, *, by: str | N
         set_deadline(s, ctx, game, ctx.clock.now() + timedelta(hours=hours))
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            f"Người điều hành đã đặt hạn mới: {deadline_for(p, game.deadline)}." if p.lang == "vi"
-            else f"The operator set a new deadline: {deadline_for(p, game.deadline)}."))
+            {"en": f"The operator set a new deadline: {deadline_for(p, game.deadline)}.",
+             "vi": f"Người điều hành đã đặt hạn mới: {deadline_for(p, game.deadline)}."}[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="deadline",
                arguments={"hours": hours, "deadline": game.deadline}, why=why)
         s.commit()
@@ -208,8 +215,8 @@ def force(ctx: AppContext, game_id: int, seat: int, *, by: str | None = None, wh
         log_move(s, ctx, game, seat, "(operator: default move)", action, events, engine.state_version(state))
         save_state(s, ctx, game, engine, state)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            f"Người điều hành đã chơi nước đi mặc định thay cho {player.name}." if p.lang == "vi"
-            else f"The operator played the default move for {player.name}."))
+            {"en": f"The operator played the default move for {player.name}.",
+             "vi": f"Người điều hành đã chơi nước đi mặc định thay cho {player.name}."}[p.lang]))
         # the action goes to the audit log only (operator-only): for a secret choice it is a secret
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="force",
                arguments={"seat": seat, "action": action.to_json()}, why=why)
@@ -233,9 +240,8 @@ def pause(ctx: AppContext, game_id: int, *, by: str | None = None, why: str = ""
         game.paused, game.paused_left = True, remaining
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            "Người điều hành đã tạm dừng ván chơi: hạn chót được ngưng lại cho đến khi ván chơi tiếp tục."
-            if p.lang == "vi" else
-            "The operator paused the game: the deadline is stopped until the game resumes."))
+            {"en": "The operator paused the game: the deadline is stopped until the game resumes.",
+             "vi": "Người điều hành đã tạm dừng ván chơi: hạn chót được ngưng lại cho đến khi ván chơi tiếp tục."}[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="pause",
                arguments={"remaining_seconds": remaining}, why=why)
         s.commit()
@@ -258,9 +264,8 @@ def resume(ctx: AppContext, game_id: int, *, by: str | None = None, why: str = "
         set_deadline(s, ctx, game, new_deadline)
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            f"Người điều hành đã cho ván chơi tiếp tục: hạn mới là {deadline_for(p, game.deadline)}."
-            if p.lang == "vi" else
-            f"The operator resumed the game: new deadline {deadline_for(p, game.deadline)}."))
+            {"en": f"The operator resumed the game: new deadline {deadline_for(p, game.deadline)}.",
+             "vi": f"Người điều hành đã cho ván chơi tiếp tục: hạn mới là {deadline_for(p, game.deadline)}."}[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="resume",
                arguments={"remaining_seconds": remaining.total_seconds(), "deadline": game.deadline}, why=why)
         s.commit()
@@ -282,8 +287,8 @@ def nudge(ctx: AppContext, game_id: int, seat: int | None = None, *, by: str | N
                 raise Refused(f"seat {seat} ({player.name}) has nothing to decide now in game #{game_id}")
         targets = [seat] if seat is not None else sorted(to_act)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            "Nhắc nhở: ván chơi đang chờ nước đi của bạn." if p.lang == "vi"
-            else "Reminder: the game is waiting for your move."), seats=targets, purpose="turn", kind="nudge")
+            {"en": "Reminder: the game is waiting for your move.",
+             "vi": "Nhắc nhở: ván chơi đang chờ nước đi của bạn."}[p.lang]), seats=targets, purpose="turn", kind="nudge")
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="nudge",
                arguments={"seat": seat, "seats": targets}, why=why)
         s.commit()
@@ -325,8 +330,8 @@ def abort(ctx: AppContext, game_id: int, *, by: str | None = None, why: str = ""
         end_game(s, ctx, game, "aborted", Outcome(frozenset(), False, tr("the operator ended the game")))
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            "Người điều hành đã kết thúc ván chơi này; ván không có kết quả." if p.lang == "vi"
-            else "The operator ended this game; it has no result."))
+            {"en": "The operator ended this game; it has no result.",
+             "vi": "Người điều hành đã kết thúc ván chơi này; ván không có kết quả."}[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="abort", arguments={}, why=why)
         s.commit()
         return _result(game, "abort", f"game #{game_id} aborted", mailed=sent)
@@ -366,13 +371,13 @@ def replace(ctx: AppContext, game_id: int, seat: int, address: str, *, name: str
         engine, state = load(game)
         others = [r.seat for r, _ in seats_of(s, game.id) if r.seat != seat]
         tell_seats(s, ctx, game, engine, state, lambda p: (
-            f"Chào mừng bạn! Người điều hành đã trao cho bạn chỗ của {old.name} trong ván này. "
-            "Dưới đây là ván chơi hiện tại; hãy trả lời thư này để chơi." if p.lang == "vi" else
-            f"Welcome! The operator gave you {old.name}'s seat in this game. "
-            "Below is the game as it stands; reply to this mail to play."), seats=[seat])
+            {"en": f"Welcome! The operator gave you {old.name}'s seat in this game. "
+                   "Below is the game as it stands; reply to this mail to play.",
+             "vi": f"Chào mừng bạn! Người điều hành đã trao cho bạn chỗ của {old.name} trong ván này. "
+                   "Dưới đây là ván chơi hiện tại; hãy trả lời thư này để chơi."}[p.lang]), seats=[seat])
         tell_seats(s, ctx, game, engine, state, lambda p: (
-            f"{newcomer.name} thay chỗ của {old.name} trong ván này." if p.lang == "vi"
-            else f"{newcomer.name} takes over {old.name}'s place in this game."), seats=others)
+            {"en": f"{newcomer.name} takes over {old.name}'s place in this game.",
+             "vi": f"{newcomer.name} thay chỗ của {old.name} trong ván này."}[p.lang]), seats=others)
         _farewell(s, ctx, game, engine, old)
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="replace",
                arguments={"seat": seat, "old_address": old.address, "old_name": old.name,
@@ -388,10 +393,10 @@ def _farewell(session: Session, ctx: AppContext, game: Game, engine: Engine[Any]
     """A short mail to the replaced player: no board, no key (a reply reaches no game)."""
     assert game.id is not None
     lang = old.lang if old.lang in i18n.languages() else i18n.SOURCE_LANG
-    line = ("Người điều hành đã trao chỗ của bạn trong ván này cho người chơi khác; thư trả lời của bạn "
-            "cho ván này sẽ không còn được đọc nữa." if lang == "vi" else
-            "The operator gave your seat in this game to another player; your replies to this game "
-            "are no longer read.")
+    line = {"en": "The operator gave your seat in this game to another player; your replies to this game "
+                  "are no longer read.",
+            "vi": "Người điều hành đã trao chỗ của bạn trong ván này cho người chơi khác; thư trả lời của bạn "
+                  "cho ván này sẽ không còn được đọc nữa."}[lang]
     rendered = ctx.renderer.render("info", lang, player=old.name, players=[], title=NOTICE_TITLE[lang],
                                    lines=[line], game={"id": game.id, "title": engine.title})
     queue_mail(session, ctx, to=old.address, kind="operator", subject=f"{subject_tag(engine.id, game.id)} {rendered.subject}",

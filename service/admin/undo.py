@@ -114,11 +114,11 @@ def undo(ctx: AppContext, game_id: int, n: int = 1, *, by: str | None = None, wh
             s.add(seat_row)
         s.execute(delete(ReplyKey).where(col(ReplyKey.game_id) == game_id))
         s.flush()
-        sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            f"Người điều hành đã hủy {n} nước đi gần nhất; ván chơi tiếp tục từ tình thế trước đó dưới đây."
-            if p.lang == "vi" else
-            f"The operator took back the last {n} move{'s' if n != 1 else ''}; "
-            "the game continues from the earlier position below."))
+        plural = "s" if n != 1 else ""
+        sent = tell_seats(s, ctx, game, engine, state, lambda p: {
+            "en": f"The operator took back the last {n} move{plural}; "
+                  "the game continues from the earlier position below.",
+            "vi": f"Người điều hành đã hủy {n} nước đi gần nhất; ván chơi tiếp tục từ tình thế trước đó dưới đây."}[p.lang])
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="undo",
                arguments={"n": n, "undone": removed}, why=why)
         s.commit()

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from sqlmodel import Session, col, select
 
+from engines import i18n
 from service.config import ConfigError, load_settings
 from service.context import AppContext
 
@@ -179,8 +180,8 @@ def league_standings(name: str, lang: str = "en", mail: bool = typer.Option(Fals
 
     with _session(config) as (s, ctx):
         league = _league(s, name)
-        if lang not in ("en", "vi"):
-            raise LeagueError("--lang is en or vi")
+        if lang not in i18n.languages():
+            raise LeagueError(f"--lang is {' or '.join(i18n.languages())}")
         console.print(f"tie-breaks: {league.tie_breaks.replace(',', ', ')}", markup=False, highlight=False)
         for line in standings_text(table(s, league), lang):
             console.print(line, markup=False, highlight=False)
@@ -199,8 +200,8 @@ def league_ratings(name: str, player: Annotated[str | None, typer.Option("--play
     from service.leagues.season import LeagueError, members
     from service.store.league_models import LeagueRating
 
-    if lang not in ("en", "vi"):
-        _fail("--lang is en or vi")
+    if lang not in i18n.languages():
+        _fail(f"--lang is {' or '.join(i18n.languages())}")
     with _session(config) as (s, _):
         league = _league(s, name)
         everyone = members(s, league, active_only=False)

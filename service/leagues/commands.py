@@ -33,17 +33,17 @@ def _who(box: Any) -> Player:
 
 
 def _leagues(box: Any, args: list[str]) -> None:
-    vi = _who(box).lang == "vi"
+    lang = _who(box).lang
     found = box.session.exec(select(League).where(col(League.status).in_(("open", "running")))
                              .order_by(col(League.id))).all()
     lines = []
     for league in found:
         count = len(season.members(box.session, league))
-        state = (("đang nhận đăng ký" if vi else "sign-up open") if league.status == "open"
-                 else (f"vòng {league.current_round}/{league.rounds}" if vi
-                       else f"round {league.current_round} of {league.rounds}"))
+        state = ({"en": "sign-up open", "vi": "đang nhận đăng ký"}[lang] if league.status == "open"
+                 else {"en": f"round {league.current_round} of {league.rounds}",
+                       "vi": f"vòng {league.current_round}/{league.rounds}"}[lang])
         lines.append(f"{league.name}: {league.engine}, {league.format}, {count}/{league.max_players} — {state}")
-    box.results.lines = lines or [("Hiện không có giải nào." if vi else "No league is open right now.")]
+    box.results.lines = lines or [{"en": "No league is open right now.", "vi": "Hiện không có giải nào."}[lang]]
     box.results.done.append("leagues")
 
 
@@ -52,11 +52,10 @@ def _join(box: Any, args: list[str]) -> None:
     try:
         league = season.join(box.session, box.ctx, args[0], player)
     except season.LeagueError as exc:
-        raise CommandFailed(Text(str(exc), _vi(str(exc)))) from None
-    vi = player.lang == "vi"
+        raise CommandFailed(_refusal(exc)) from None
     box.results.done.append(f"join {league.name}")
-    box.results.lines = [f"Bạn đã đăng ký giải {league.name}; vòng 1 sẽ có thư khi giải bắt đầu." if vi
-                         else f"You are in {league.name}; round 1 comes by mail when the league starts."]
+    box.results.lines = [{"en": f"You are in {league.name}; round 1 comes by mail when the league starts.",
+                          "vi": f"Bạn đã đăng ký giải {league.name}; vòng 1 sẽ có thư khi giải bắt đầu."}[player.lang]]
 
 
 def _leave(box: Any, args: list[str]) -> None:
@@ -64,7 +63,7 @@ def _leave(box: Any, args: list[str]) -> None:
     try:
         league = season.leave(box.session, box.ctx, args[0], player)
     except season.LeagueError as exc:
-        raise CommandFailed(Text(str(exc), _vi(str(exc)))) from None
+        raise CommandFailed(_refusal(exc)) from None
     box.results.done.append(f"leave {league.name}")
 
 
@@ -86,8 +85,8 @@ def _standings(box: Any, args: list[str]) -> None:
     player = _who(box)
     lang = player.lang
     for league in _my_leagues(box, args):
-        title = (f"Giải {league.name} ({league.engine}), vòng {league.current_round}/{league.rounds}" if lang == "vi"
-                 else f"League {league.name} ({league.engine}), round {league.current_round} of {league.rounds}")
+        title = {"en": f"League {league.name} ({league.engine}), round {league.current_round} of {league.rounds}",
+                 "vi": f"Giải {league.name} ({league.engine}), vòng {league.current_round}/{league.rounds}"}[lang]
         box.results.sections.append(report.standings_section(season.table(box.session, league), lang, player.id, title))
     box.results.done.append("standings")
 
@@ -98,7 +97,7 @@ def _ratings(box: Any, args: list[str]) -> None:
     assert player.id is not None
     lang = player.lang
     for league in _my_leagues(box, args):
-        title = (f"Hệ số của bạn trong giải {league.name}" if lang == "vi" else f"Your rating in {league.name}")
+        title = {"en": f"Your rating in {league.name}", "vi": f"Hệ số của bạn trong giải {league.name}"}[lang]
         box.results.sections.append({"title": title, "items": report.rating_history(box.session, league, player.id, lang),
                                      "text": [], "table": None})
     box.results.done.append("ratings")
@@ -106,16 +105,16 @@ def _ratings(box: Any, args: list[str]) -> None:
 
 def _schedule(box: Any, args: list[str]) -> None:
     player = _who(box)
-    vi = player.lang == "vi"
+    lang = player.lang
     lines: list[str] = []
     for league in _my_leagues(box, args):
         games = box.session.exec(select(LeagueGame).where(LeagueGame.league_id == league.id,
                                                           LeagueGame.round == league.current_round)).all()
         ends = season.round_ends_at(box.session, league)
-        head = (f"Giải {league.name}, vòng {league.current_round}/{league.rounds}" if vi
-                else f"League {league.name}, round {league.current_round} of {league.rounds}")
+        head = {"en": f"League {league.name}, round {league.current_round} of {league.rounds}",
+                "vi": f"Giải {league.name}, vòng {league.current_round}/{league.rounds}"}[lang]
         if ends is not None:
-            head += f" ({'hết hạn' if vi else 'ends'} {ends:%Y-%m-%d})"
+            head += {"en": f" (ends {ends:%Y-%m-%d})", "vi": f" (hết hạn {ends:%Y-%m-%d})"}[lang]
         lines.append(head + ":")
         for lg in games:
             seats = json.loads(lg.seats)
@@ -134,14 +133,15 @@ def _name(box: Any, player_id: int) -> str:
     return player.name if player else str(player_id)
 
 
-def _vi(message: str) -> str:
-    """The league refusals in Vietnamese (same facts as the English ``LeagueError`` text)."""
-    words = [("is not open for sign-up", "không còn nhận đăng ký"), ("you are already in", "bạn đã ở trong giải"),
-             ("you are not in", "bạn không ở trong giải"), ("no league", "không có giải"),
-             ("is full", "đã đủ người"), ("the sign-up of", "hạn đăng ký của"), ("has closed", "đã hết")]
-    for en, vi in words:
-        message = message.replace(en, vi)
-    return message
+def _refusal(exc: season.LeagueError) -> Text:
+    """A league refusal as the player reads it: the words ``season`` gave it for players (a
+    catalog Text), else the operator's English line as fixed words."""
+    said = exc.said
+    if isinstance(said, Text):
+        return said
+    if said is not None:
+        return Text(said["en"], literal=said)
+    return Text(str(exc))
 
 
 LEAGUE_COMMANDS: list[Command] = [

@@ -32,25 +32,26 @@ Section = dict[str, Any]
 START = Rating(25.0, 25.0 / 3)  # openskill's default: the rating before a member's first round
 
 DROP_WHY = {
-    "left": ("left the league", "đã rời giải"),
-    "abandoned": ("missed too many deadlines in a row and was dropped", "lỡ hạn chót quá nhiều lần liền nên bị loại"),
-    "operator": ("was removed by the organiser", "đã bị ban tổ chức rút tên"),
+    "left": {"en": "left the league", "vi": "đã rời giải"},
+    "abandoned": {"en": "missed too many deadlines in a row and was dropped",
+                  "vi": "lỡ hạn chót quá nhiều lần liền nên bị loại"},
+    "operator": {"en": "was removed by the organiser", "vi": "đã bị ban tổ chức rút tên"},
 }
 #: the same, told to the member who is out
 DROP_YOU = {
-    "left": ("You left the league", "Bạn đã rời giải"),
-    "abandoned": ("You missed too many deadlines in a row, so you are dropped from the league",
-                  "Bạn đã lỡ hạn chót quá nhiều lần liền nên bị loại khỏi giải"),
-    "operator": ("The organiser removed you from the league", "Ban tổ chức đã rút tên bạn khỏi giải"),
+    "left": {"en": "You left the league", "vi": "Bạn đã rời giải"},
+    "abandoned": {"en": "You missed too many deadlines in a row, so you are dropped from the league",
+                  "vi": "Bạn đã lỡ hạn chót quá nhiều lần liền nên bị loại khỏi giải"},
+    "operator": {"en": "The organiser removed you from the league", "vi": "Ban tổ chức đã rút tên bạn khỏi giải"},
 }
 
 
 def _t(lang: str, text: Text | str, vi: str | None = None) -> str:
-    """A catalog message in ``lang``; the few pairs built per language (``_t(lang, en, vi)``)
-    are fixed words in English and Vietnamese."""
+    """A catalog message in ``lang``. A pair ``_t(lang, en, vi)`` is what the codemod turns into
+    ``_t(lang, tr(...))``; until then it reads as fixed words in English and Vietnamese."""
     if isinstance(text, Text):
         return text.get(lang)
-    return vi if lang == "vi" and vi is not None else text
+    return Text(text, vi).get(lang) if vi is not None else text
 
 
 def _name(names: dict[int, str], pid: int, me: int | None, lang: str, *, capital: bool = False) -> str:
@@ -155,8 +156,9 @@ def round_section(session: Session, league: League, round_no: int, me: int | Non
         elif pid not in playing:
             items.append(_t(lang, tr("{who} sat this round out, away on vacation (no penalty)", who=who)))
         if member.status == "dropped" and member.dropped_round == round_no:
-            en, vi = DROP_WHY.get(member.drop_reason, DROP_WHY["left"])
-            items.append(_t(lang, f"{who} {en}: no more games in this league", f"{who} {vi}: không còn thi đấu trong giải"))
+            why = DROP_WHY.get(member.drop_reason, DROP_WHY["left"])
+            items.append(_t(lang, f"{who} {why['en']}: no more games in this league",
+                            f"{who} {why['vi']}: không còn thi đấu trong giải"))
     title = _t(lang, tr("Round {round_no} results", round_no=round_no))
     return {"title": title, "items": items, "text": [], "table": None}
 
@@ -200,14 +202,15 @@ def next_round_section(session: Session, league: League, me: int | None, lang: s
             continue
         who = names.get(member.player_id, "?")
         bye = str(league.current_round) in member.byes.split(",")
-        others.append(_t(lang, f"{who}: a bye" if bye else f"{who}: away this round",
-                         f"{who}: được nghỉ" if bye else f"{who}: vắng mặt vòng này"))
+        others.append(_t(lang, f"{who}: a bye", f"{who}: được nghỉ") if bye
+                      else _t(lang, f"{who}: away this round", f"{who}: vắng mặt vòng này"))
     if not mine and me is not None:
         reader = next((m for m, _ in everyone if m.player_id == me), None)
         if reader is not None and reader.status == "active":
             bye = str(league.current_round) in reader.byes.split(",")
-            mine.append(_t(lang, "You have a bye this round." if bye else "You sit this round out (you are away).",
-                           "Bạn được nghỉ vòng này." if bye else "Bạn không thi đấu vòng này (bạn đang vắng mặt)."))
+            mine.append(_t(lang, "You have a bye this round.", "Bạn được nghỉ vòng này.") if bye
+                        else _t(lang, "You sit this round out (you are away).",
+                                "Bạn không thi đấu vòng này (bạn đang vắng mặt)."))
     return {"title": title, "items": mine + others, "text": [], "table": None}
 
 
@@ -269,24 +272,24 @@ def mail_standings(session: Session, ctx: AppContext, league: League) -> None:
 def mail_dropped(session: Session, ctx: AppContext, league: League, gone: Player, *, reason: str,
                  game_id: int | None = None) -> None:
     """Tell the dropped member, and the others, that they are out and how their game ends."""
-    en, vi = DROP_WHY.get(reason, DROP_WHY["left"])
+    why = DROP_WHY.get(reason, DROP_WHY["left"])
+    you = DROP_YOU.get(reason, DROP_YOU["left"])
     for member, player in season.members(session, league, active_only=False):
         if member.status != "active" and player.id != gone.id:
             continue
         lang = player.lang
         if player.id == gone.id:
             title = _t(lang, tr("League {name}: you are out of the league", name=league.name))
-            you_en, you_vi = DROP_YOU.get(reason, DROP_YOU["left"])
-            lines = [_t(lang, f"{you_en}. You get no more games in {league.name}; your unfinished game this round "
+            lines = [_t(lang, f"{you['en']}. You get no more games in {league.name}; your unfinished game this round "
                         "counts as your loss. You may `join` another league any time.",
-                        f"{you_vi}. Bạn sẽ không còn ván nào trong giải {league.name}; ván chưa xong của vòng này "
+                        f"{you['vi']}. Bạn sẽ không còn ván nào trong giải {league.name}; ván chưa xong của vòng này "
                         "được tính là bạn thua. Bạn có thể tham gia giải khác bất cứ lúc nào.")]
         else:
             title = _t(lang, tr("League {name}: {name2} is out", name=league.name, name2=gone.name))
-            game = _t(lang, f" Game #{game_id} counts as their loss." if game_id else "",
-                      f" Ván #{game_id} được tính là họ thua." if game_id else "")
-            lines = [_t(lang, f"{gone.name} {en}; they play no more rounds.{game}",
-                        f"{gone.name} {vi}; họ sẽ không thi đấu các vòng sau.{game}")]
+            game = (_t(lang, f" Game #{game_id} counts as their loss.", f" Ván #{game_id} được tính là họ thua.")
+                    if game_id else "")
+            lines = [_t(lang, f"{gone.name} {why['en']}; they play no more rounds.{game}",
+                        f"{gone.name} {why['vi']}; họ sẽ không thi đấu các vòng sau.{game}")]
         rendered = ctx.renderer.render("info", lang, player=player.name, title=title, lines=lines)
         queue_mail(session, ctx, to=player.address, kind="league", subject=f"{SERVICE_TAG} {title}", rendered=rendered)
 

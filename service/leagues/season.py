@@ -16,7 +16,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 import engines
-from engines.contract import Outcome, tr
+from engines.contract import Outcome, Text, tr
 from service.context import AppContext
 from service.leagues import pairing
 from service.leagues.scoring import (
@@ -45,13 +45,24 @@ TABLE_SIZES = {"grizzled": (3, 5), "barcadia": (3, 6)}
 
 
 class LeagueError(ValueError):
-    """A league operation that cannot be done; the message says why, in one line."""
+    """A league operation that cannot be done; the message says why, in one line (English, for
+    the operator). ``said`` is the same refusal worded for a player, in any language: set by
+    ``telling`` for the refusals a player's own command can meet."""
+
+    def __init__(self, message: str, said: Text | dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.said = said
+
+    @classmethod
+    def telling(cls, said: Text | dict[str, str]) -> LeagueError:
+        """A refusal a player may read: the English words are also the operator's message."""
+        return cls(said["en"], said)
 
 
 def _league(session: Session, name: str) -> League:
     league = session.exec(select(League).where(League.name == name)).first()
     if league is None:
-        raise LeagueError(f"no league {name!r}")
+        raise LeagueError.telling({"en": f"no league {name!r}", "vi": f"không có giải {name!r}"})
     return league
 
 
@@ -113,15 +124,17 @@ def members(session: Session, league: League, *, active_only: bool = True) -> li
 def join(session: Session, ctx: AppContext, name: str, player: Player) -> League:
     league = _league(session, name)
     if league.status != "open":
-        raise LeagueError(f"league {name} is not open for sign-up")
+        raise LeagueError.telling({"en": f"league {name} is not open for sign-up",
+                                   "vi": f"league {name} không còn nhận đăng ký"})
     if league.signup_until and ctx.clock.now() > league.signup_until:
-        raise LeagueError(f"the sign-up of {name} has closed")
+        raise LeagueError.telling({"en": f"the sign-up of {name} has closed", "vi": f"hạn đăng ký của {name} đã hết"})
     existing = session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id,
                                                        LeagueMember.player_id == player.id)).first()
     if existing is not None and existing.status == "active":
-        raise LeagueError(f"you are already in {name}")
+        raise LeagueError.telling({"en": f"you are already in {name}", "vi": f"bạn đã ở trong giải {name}"})
     if len(members(session, league)) >= league.max_players:
-        raise LeagueError(f"{name} is full ({league.max_players} players)")
+        raise LeagueError.telling({"en": f"{name} is full ({league.max_players} players)",
+                                   "vi": f"{name} đã đủ người ({league.max_players} players)"})
     assert league.id is not None and player.id is not None
     if existing is not None:
         existing.status = "active"
@@ -138,7 +151,7 @@ def leave(session: Session, ctx: AppContext, name: str, player: Player) -> Leagu
                                                      LeagueMember.player_id == player.id,
                                                      LeagueMember.status == "active")).first()
     if member is None:
-        raise LeagueError(f"you are not in {name}")
+        raise LeagueError.telling({"en": f"you are not in {name}", "vi": f"bạn không ở trong giải {name}"})
     if league.status in ("open", "closed"):
         session.delete(member)
     else:

@@ -152,23 +152,21 @@ def menu_more_line(hidden: int, lang: str) -> str:
     """The line under a cut menu: how many moves are not listed and how to see them."""
     if hidden <= 0:
         return ""
-    return tr("… and {hidden} more move{value} not listed: reply `more` to see them, or write any move as text.", hidden=hidden, value='s' if hidden != 1 else '')[lang if lang == "vi" else "en"]
+    return tr("… and {hidden} more move{value} not listed: reply `more` to see them, or write any move as text.", hidden=hidden, value='s' if hidden != 1 else '')[lang]
 
 
 def next_line(names: list[str], to_act: frozenset[int], seat: int, deadline: str | None, over: bool,
               lang: str) -> str:
     """A receipt's "who is next" line: the seats that must act now and their deadline."""
-    vi = lang == "vi"
     if over:
         return ""
     others = [names[s] for s in sorted(to_act) if s != seat]
     if not others:
         return ""
-    who = (" và " if vi else " and ").join(others)
-    line = f"Tiếp theo: {who}" if vi else f"Next: {who}"
+    who = {"en": " and ", "vi": " và "}[lang].join(others)
     if deadline:
-        line += f" (hạn chót {deadline})" if vi else f" (deadline {deadline})"
-    return line + "."
+        return {"en": f"Next: {who} (deadline {deadline}).", "vi": f"Tiếp theo: {who} (hạn chót {deadline})."}[lang]
+    return {"en": f"Next: {who}.", "vi": f"Tiếp theo: {who}."}[lang]
 
 
 def mail_to_seat(

@@ -186,12 +186,13 @@ MAIL_MODE_TEXT = {
 def mail_mode_line(player: Player) -> str:
     """``Your mail: turns — …`` for help and the ``mail`` answer (``settings`` in help)."""
     mode = player.mail_mode if player.mail_mode in MAIL_MODES else "turns"
-    vi_names = {"every": "mọi", "turns": "lượt", "daily": "ngày"}
-    if player.lang == "vi":
-        return (f"Thư của bạn: `thư {vi_names[mode]}` — {MAIL_MODE_TEXT[mode].vi}. "
-                "Đổi bằng `thư lượt`, `thư mọi` hoặc `thư ngày`.")
-    return (f"Your mail: `mail {mode}` — {MAIL_MODE_TEXT[mode].en}. "
-            "Change it with `mail turns`, `mail every` or `mail daily`.")
+    command = {"every": {"en": "`mail every`", "vi": "`thư mọi`"},
+               "turns": {"en": "`mail turns`", "vi": "`thư lượt`"},
+               "daily": {"en": "`mail daily`", "vi": "`thư ngày`"}}[mode][player.lang]
+    return {"en": f"Your mail: {command} — {MAIL_MODE_TEXT[mode].en}. "
+                  "Change it with `mail turns`, `mail every` or `mail daily`.",
+            "vi": f"Thư của bạn: {command} — {MAIL_MODE_TEXT[mode].vi}. "
+                  "Đổi bằng `thư lượt`, `thư mọi` hoặc `thư ngày`."}[player.lang]
 
 
 def _set_mail(ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
@@ -215,13 +216,13 @@ def _settings(player: Player | None, results: Results) -> None:
     """``settings``: the player's language, time zone, calendar and mail setting, and how to change them."""
     if player is None:
         raise CommandFailed(tr("You are not a player yet."))
-    vi = player.lang == "vi"
-    on = ("bật" if player.calendar else "tắt") if vi else ("on" if player.calendar else "off")
+    lang = player.lang
     results.done.append("settings")
     results.lines.extend([
-        (f"Ngôn ngữ: {player.lang} (`lang en` / `lang vi`)" if vi else f"Language: {player.lang} (`lang en` / `lang vi`)"),
-        (f"Múi giờ: {player.tz} (`tz Hanoi`)" if vi else f"Time zone: {player.tz} (`tz Hanoi`)"),
-        (f"Lịch: {on} (`calendar on|off`)" if vi else f"Calendar: {on} (`calendar on|off`)"),
+        {"en": f"Language: {player.lang} (`lang en` / `lang vi`)", "vi": f"Ngôn ngữ: {player.lang} (`lang en` / `lang vi`)"}[lang],
+        {"en": f"Time zone: {player.tz} (`tz Hanoi`)", "vi": f"Múi giờ: {player.tz} (`tz Hanoi`)"}[lang],
+        ({"en": "Calendar: on (`calendar on|off`)", "vi": "Lịch: bật (`calendar on|off`)"}[lang] if player.calendar
+         else {"en": "Calendar: off (`calendar on|off`)", "vi": "Lịch: tắt (`calendar on|off`)"}[lang]),
         mail_mode_line(player),
     ])
 
@@ -323,7 +324,6 @@ def _more(turn: Turn, args: list[str]) -> None:
     is the mail's own menu). Lines of the engine's menu keep their numbers, which work in a
     reply; moves outside it are listed as commands to write, so no number means two moves."""
     lang = turn.player.lang
-    vi = lang == "vi"
     if turn.game.status != "active" or not turn.engine.legal_actions(turn.state, turn.seat):
         raise CommandFailed(tr("You have no move to choose now."))
     entries = more_entries(turn.engine, turn.state, turn.seat)
@@ -336,12 +336,13 @@ def _more(turn: Turn, args: list[str]) -> None:
     chunk = entries[(page - 2) * PAGE_LINES:(page - 1) * PAGE_LINES]
     turn.results.done.append(f"more {page}")
     turn.results.lines.append(
-        f"Các nước đi khác, trang {page}/{pages} — trả lời bằng số, hoặc viết nước đi như dưới đây:" if vi else
-        f"More moves, page {page} of {pages} — reply with the number, or write the move as shown:")
+        {"en": f"More moves, page {page} of {pages} — reply with the number, or write the move as shown:",
+         "vi": f"Các nước đi khác, trang {page}/{pages} — trả lời bằng số, hoặc viết nước đi như dưới đây:"}[lang])
     turn.results.lines.extend(f"  {n}. {c.command} — {c.label.get(lang)}" if n is not None
                               else f"  {c.command} — {c.label.get(lang)}" for n, c in chunk)
     if page < pages:
-        turn.results.lines.append(f"Trang sau: `trang {page + 1}`." if vi else f"Next page: `more {page + 1}`.")
+        next_page = page + 1
+        turn.results.lines.append({"en": f"Next page: `more {next_page}`.", "vi": f"Trang sau: `trang {next_page}`."}[lang])
     turn.results.title = tr("More moves").get(lang)
     turn.results.short = True
 

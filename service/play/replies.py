@@ -62,7 +62,7 @@ def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
         choice = menu[number - 1]
         if as_command is not None and as_command[0] != choice.action:
             raise IllegalCommand(Text(
-                f"\"{line}\" can mean option {number} ({choice.command}) or the move {as_command[1]}; "
+                f"\"{line}\" can mean option {number} ({choice.command_in('en')}) or the move {as_command[1]}; "
                 "nothing was played. Write the move itself.",
                 f"\"{line}\" có thể là lựa chọn {number} ({choice.command_in('vi')}) hoặc nước đi {as_command[1]}; "
                 "chưa thực hiện gì. Hãy viết rõ nước đi."), [choice.command, as_command[1]])

@@ -31,22 +31,21 @@ WIDTH = 640
 THREAT_COLOURS = {"rain": SKY, "snow": "#DDE7F0", "night": PURPLE, "whistle": ORANGE, "gas": GREEN, "shell": VERMILLION}
 
 
-def _name(threat: str, vi: bool) -> str:
+def _name(threat: str, lang: str) -> str:
     try:
-        return content().threat_name(threat).get("vi" if vi else "en")
+        return content().threat_name(threat).get(lang)
     except KeyError:
         return threat
 
 
-def _face(face: str, vi: bool) -> str:
+def _face(face: str, lang: str) -> str:
     try:
-        return content().face_text(face).get("vi" if vi else "en")
+        return content().face_text(face).get(lang)
     except KeyError:
         return face
 
 
 def draw(view: Mapping[str, Any], lang: str) -> Picture:
-    vi = lang == "vi"
     players: list[str] = list(view["players"])
     counts: dict[str, int] = dict(view.get("threat_counts") or {})
     nml: list[str] = list(view.get("nml") or [])
@@ -54,13 +53,13 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
     height = 150 + 30 * rows + 96 * len(players) + 20
     image, d = new_canvas(WIDTH, height)
     # piles
-    title = f"Nhiệm vụ {view.get('mission', '?')}" if vi else f"Mission {view.get('mission', '?')}"
+    mission, trials, reserve = view.get("mission", "?"), view.get("trials", 0), view.get("reserve", 0)
+    title = {"en": f"Mission {mission}", "vi": f"Nhiệm vụ {mission}"}[lang]
     d.text((16, 20), title, font=font(18, True), fill=INK, anchor="lm")
-    piles = (f"Thử thách: {view.get('trials', 0)} · Nhuệ khí: {view.get('reserve', 0)}" if vi
-             else f"Trials: {view.get('trials', 0)} · Morale: {view.get('reserve', 0)}")
+    piles = {"en": f"Trials: {trials} · Morale: {reserve}", "vi": f"Thử thách: {trials} · Nhuệ khí: {reserve}"}[lang]
     d.text((WIDTH - 16, 20), piles, font=font(15, True), fill=INK, anchor="rm")
     # threat counts: six boxes, danger when two of one threat are out (a third fails)
-    d.text((16, 50), "Vùng đất không người" if vi else "No Man's Land", font=font(15, True), fill=INK, anchor="lm")
+    d.text((16, 50), {"en": "No Man's Land", "vi": "Vùng đất không người"}[lang], font=font(15, True), fill=INK, anchor="lm")
     w = (WIDTH - 32 - 5 * 8) / 6
     for i, threat in enumerate(THREAT_COLOURS):
         x = 16 + i * (w + 8)
@@ -69,16 +68,16 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
         d.rounded_rectangle((x, 64, x + w, 118), radius=6, fill=THREAT_COLOURS[threat],
                             outline=INK if danger else LINE, width=4 if danger else 1)
         d.rounded_rectangle((x + 6, 70, x + w - 6, 90), radius=4, fill="#FFFFFF")
-        centred(d, (x + w / 2, 80), fit(_name(threat, vi), 12), 12, INK, bold=True)
+        centred(d, (x + w / 2, 80), fit(_name(threat, lang), 12), 12, INK, bold=True)
         centred(d, (x + w / 2, 104), f"{n}" + (" !" if danger else ""), 16, "#FFFFFF" if threat in ("night", "shell", "gas") else INK, bold=True)
     y = 128
     for i, face in enumerate(nml):
         x = 16 + (i % 3) * 204
         yy = y + (i // 3) * 30
         d.rounded_rectangle((x, yy, x + 196, yy + 24), radius=4, fill=FIELD, outline=LINE)
-        d.text((x + 6, yy + 12), fit(_face(face, vi), 30), font=font(12), fill=INK, anchor="lm")
+        d.text((x + 6, yy + 12), fit(_face(face, lang), 30), font=font(12), fill=INK, anchor="lm")
     if not nml:
-        d.text((16, y + 12), "(trống)" if vi else "(empty)", font=font(12), fill=MUTED, anchor="lm")
+        d.text((16, y + 12), {"en": "(empty)", "vi": "(trống)"}[lang], font=font(12), fill=MUTED, anchor="lm")
     y += 30 * rows + 10
     # the Grizzled
     grizzled = view.get("grizzled") or []
@@ -89,17 +88,17 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
         d.rounded_rectangle(box, radius=8, fill="#FFFFFF", outline=BLUE if you else LINE, width=3 if you else 1)
         g = (grizzled[seat] if seat < len(grizzled) else None) or {}  # None: still choosing (GR-11)
         out = (view.get("withdrawn") or [False] * len(players))[seat]
-        head = fit(name, 18) + (" (bạn)" if vi and you else " (you)" if you else "")
+        head = fit(name, 18) + ({"en": " (you)", "vi": " (bạn)"}[lang] if you else "")
         if g:
             head += f" — {fit(str(g.get('name', '')), 22)}"
         elif view.get("phase") == "choose":
-            head += " — (đang chọn Grizzled)" if vi else " — (choosing a Grizzled)"
+            head += {"en": " — (choosing a Grizzled)", "vi": " — (đang chọn Grizzled)"}[lang]
         d.text((28, y + 16), head, font=font(14, True), fill=INK, anchor="lm")
         status = []
         if out:
-            status.append("đã rút lui" if vi else "withdrawn")
+            status.append({"en": "withdrawn", "vi": "đã rút lui"}[lang])
         if seat == view.get("leader"):
-            status.append("lãnh đạo" if vi else "leader")
+            status.append({"en": "leader", "vi": "lãnh đạo"}[lang])
         if status:
             d.text((WIDTH - 28, y + 16), ", ".join(status), font=font(12, True), fill=MUTED, anchor="rm")
         charm = g.get("charm")
@@ -108,20 +107,22 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
         info = []
         if charm:
             ready = g.get("charm_ready")
-            info.append(("Bùa: " if vi else "Charm: ") + _name(str(charm), vi) + ("" if ready else (" (đã dùng)" if vi else " (used)")))
-        info.append(f"Lời động viên: {held}" if vi else f"Speech: {held}")
-        info.append(f"Bài: {hand}" if vi else f"Cards: {hand}")
+            charm_name = _name(str(charm), lang)
+            info.append({"en": f"Charm: {charm_name}", "vi": f"Bùa: {charm_name}"}[lang] if ready
+                        else {"en": f"Charm: {charm_name} (used)", "vi": f"Bùa: {charm_name} (đã dùng)"}[lang])
+        info.append({"en": f"Speech: {held}", "vi": f"Lời động viên: {held}"}[lang])
+        info.append({"en": f"Cards: {hand}", "vi": f"Bài: {hand}"}[lang])
         d.text((28, y + 40), " · ".join(info), font=font(12), fill=INK, anchor="lm")
         ks = knocks[seat] if seat < len(knocks) else []
-        text = ", ".join(_face(k, vi) for k in ks) or ("—")
-        d.text((28, y + 64), fit(("Đòn đau: " if vi else "Hard Knocks: ") + text, 80), font=font(12), fill=VERMILLION if ks else MUTED, anchor="lm")
+        text = ", ".join(_face(k, lang) for k in ks) or ("—")
+        d.text((28, y + 64), fit({"en": f"Hard Knocks: {text}", "vi": f"Đòn đau: {text}"}[lang], 80), font=font(12), fill=VERMILLION if ks else MUTED, anchor="lm")
         y += 96
-    return Picture(png(image), _alt(view, players, vi), WIDTH, height)
+    return Picture(png(image), _alt(view, players, lang), WIDTH, height)
 
 
-def _alt(view: Mapping[str, Any], players: list[str], vi: bool) -> str:
+def _alt(view: Mapping[str, Any], players: list[str], lang: str) -> str:
     counts = view.get("threat_counts") or {}
-    out = ", ".join(f"{_name(t, vi)} {n}" for t, n in counts.items() if n) or ("trống" if vi else "empty")
-    piles = (f"Thử thách {view.get('trials', 0)}, Nhuệ khí {view.get('reserve', 0)}" if vi
-             else f"Trials {view.get('trials', 0)}, Morale {view.get('reserve', 0)}")
-    return (f"The Grizzled — {piles}; " + ("Vùng đất không người: " if vi else "No Man's Land: ") + out)
+    out = ", ".join(f"{_name(t, lang)} {n}" for t, n in counts.items() if n) or {"en": "empty", "vi": "trống"}[lang]
+    trials, reserve = view.get("trials", 0), view.get("reserve", 0)
+    return {"en": f"The Grizzled — Trials {trials}, Morale {reserve}; No Man's Land: {out}",
+            "vi": f"The Grizzled — Thử thách {trials}, Nhuệ khí {reserve}; Vùng đất không người: {out}"}[lang]

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.tac.board import HOME, WAIT
-from engines.tac.content import CARDS
+from engines.tac.content import name as card_name
 from service.outbound.pictures import Picture
 from service.outbound.pictures.canvas import (
     BLUE,
@@ -71,7 +71,6 @@ def _arrow(d: Any, frm: tuple[float, float], to: tuple[float, float]) -> None:
 
 
 def draw(view: Mapping[str, Any], lang: str) -> Picture:
-    vi = lang == "vi"
     players: list[str] = list(view["players"])
     you = view.get("you")
     mine = LETTERS[you] if isinstance(you, int) else None
@@ -122,41 +121,46 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
     to_act = view.get("to_act") or []
     if to_act:
         who = ", ".join(players[s] for s in to_act)
-        centred(d, (CX, CY - 22), ("Lượt: " if vi else "To play: ") + fit(who, 22), 15, INK, bold=True)
+        shown = fit(who, 22)
+        centred(d, (CX, CY - 22), {"en": f"To play: {shown}", "vi": f"Lượt: {shown}"}[lang], 15, INK, bold=True)
     if last:
-        card = CARDS.get(str(last["card"]))
-        name = (card.vi if vi else card.en) if card else str(last["card"])
-        verb = ("bỏ" if vi else "discarded") if last.get("discard") else ("đánh" if vi else "played")
-        centred(d, (CX, CY + 6), fit(f"{players[last['seat']]} {verb} {name}", 30), 14, MUTED)
-    centred(d, (CX, CY + 32), (f"Bộ bài: {view.get('deck_size', '?')} lá" if vi else f"Deck: {view.get('deck_size', '?')} cards"), 13, MUTED)
+        name = card_name(str(last["card"]), lang)
+        player = players[last["seat"]]
+        said = ({"en": f"{player} discarded {name}", "vi": f"{player} bỏ {name}"}[lang] if last.get("discard")
+                else {"en": f"{player} played {name}", "vi": f"{player} đánh {name}"}[lang])
+        centred(d, (CX, CY + 6), fit(said, 30), 14, MUTED)
+    deck_size = view.get("deck_size", "?")
+    centred(d, (CX, CY + 32), {"en": f"Deck: {deck_size} cards", "vi": f"Bộ bài: {deck_size} lá"}[lang], 13, MUTED)
 
     if hand:
         top = RING_H
-        centred(d, (CX, top + 8), "Bài của bạn" if vi else "Your hand", 14, INK, bold=True)
+        centred(d, (CX, top + 8), {"en": "Your hand", "vi": "Bài của bạn"}[lang], 14, INK, bold=True)
         w, gap = 82, 10
         x0 = CX - (len(hand) * (w + gap) - gap) / 2
         for i, cid in enumerate(hand):
-            card = CARDS.get(cid)
             x = x0 + i * (w + gap)
             d.rounded_rectangle((x, top + 24, x + w, top + 104), radius=8, fill="#FFFFFF", outline=INK, width=2)
             if cid.isdigit():
                 centred(d, (x + w / 2, top + 64), cid, 30, INK, bold=True)
             else:
-                centred(d, (x + w / 2, top + 64), fit((card.vi if vi else card.en) if card else cid, 11), 13, INK, bold=True)
-    alt = _alt(view, players, vi)
+                centred(d, (x + w / 2, top + 64), fit(card_name(cid, lang), 11), 13, INK, bold=True)
+    alt = _alt(view, players, lang)
     return Picture(png(image), alt, WIDTH, height)
 
 
-def _alt(view: Mapping[str, Any], players: list[str], vi: bool) -> str:
+def _alt(view: Mapping[str, Any], players: list[str], lang: str) -> str:
     parts = []
     for colour in LETTERS[: len(players)]:
         on_ring = sorted(f"{m}@{k}" for k, m in view["ring"].items() if m[0] == colour)
         home = sum(1 for m in view["homes"][colour] if m)
         waiting = len(view["waiting"][colour])
-        parts.append(f"{colour} ({players[LETTERS.index(colour)]}): "
-                     + (f"vòng {' '.join(on_ring) or '-'}, nhà {home}, chờ {waiting}" if vi
-                        else f"ring {' '.join(on_ring) or '-'}, home {home}, waiting {waiting}"))
+        player = players[LETTERS.index(colour)]
+        ring = " ".join(on_ring) or "-"
+        parts.append({"en": f"{colour} ({player}): ring {ring}, home {home}, waiting {waiting}",
+                      "vi": f"{colour} ({player}): vòng {ring}, nhà {home}, chờ {waiting}"}[lang])
     hand = view.get("hand")
     if hand:
-        parts.append(("bài: " if vi else "hand: ") + " ".join(hand))
-    return ("Bàn TAC — " if vi else "TAC board — ") + "; ".join(parts)
+        cards = " ".join(hand)
+        parts.append({"en": f"hand: {cards}", "vi": f"bài: {cards}"}[lang])
+    board = "; ".join(parts)
+    return {"en": f"TAC board — {board}", "vi": f"Bàn TAC — {board}"}[lang]

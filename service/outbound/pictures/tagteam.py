@@ -34,7 +34,6 @@ def _icon(kind: str) -> tuple[str, str, str]:
 
 
 def draw(view: Mapping[str, Any], lang: str) -> Picture:
-    vi = lang == "vi"
     teams: list[list[dict[str, Any]]] = view.get("teams") or []
     players: list[str] = list(view["players"])
     fight = (view.get("last_fight") or [])[-1:] or []
@@ -43,38 +42,39 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
     image, d = new_canvas(WIDTH, max(height, 120))
     y = 16
     if not teams:
-        centred(d, (WIDTH / 2, 60), "Đang chọn đội" if vi else "Teams are being chosen", 18, INK, bold=True)
+        centred(d, (WIDTH / 2, 60), {"en": "Teams are being chosen", "vi": "Đang chọn đội"}[lang], 18, INK, bold=True)
     for seat, team in enumerate(teams):
         colour = TEAM_COLOURS[seat % 2]
-        you = " (bạn)" if vi and seat == view.get("you") else " (you)" if seat == view.get("you") else ""
+        you = {"en": " (you)", "vi": " (bạn)"}[lang] if seat == view.get("you") else ""
         d.rectangle((12, y, WIDTH - 12, y + 26), fill=colour)
         d.text((22, y + 13), fit(players[seat], 24) + you, font=font(15, True), fill=text_colour_on(colour), anchor="lm")
         y += 36
         for fighter in team:
-            _fighter(d, fighter, y, vi)
+            _fighter(d, fighter, y, lang)
             y += 92
     if revealed:
-        d.text((16, y + 4), "Lượt vừa rồi:" if vi else "Last Turn:", font=font(14, True), fill=INK)
+        d.text((16, y + 4), {"en": "Last Turn:", "vi": "Lượt vừa rồi:"}[lang], font=font(14, True), fill=INK)
         x = 16
         for i, card in enumerate(revealed):
             text = fit(str(card.get("name", "?")), 26)
             cancelled = fight[0].get("cancelled", [False, False])
-            mark = (" × " + ("bị huỷ" if vi else "cancelled")) if i < len(cancelled) and cancelled[i] else ""
+            mark = {"en": " × cancelled", "vi": " × bị huỷ"}[lang] if i < len(cancelled) and cancelled[i] else ""
             d.rounded_rectangle((x, y + 26, x + 296, y + 58), radius=6, fill="#FFFFFF", outline=TEAM_COLOURS[i % 2], width=2)
             d.text((x + 8, y + 42), fit(text + mark, 36), font=font(13), fill=INK, anchor="lm")
             x += 308
-    return Picture(png(image), _alt(view, players, vi), WIDTH, image.height)
+    return Picture(png(image), _alt(view, players, lang), WIDTH, image.height)
 
 
-def _fighter(d: Any, f: Mapping[str, Any], y: float, vi: bool) -> None:
+def _fighter(d: Any, f: Mapping[str, Any], y: float, lang: str) -> None:
     hp, top = int(f["hp"]), int(f["max"])
-    status = f"{f['name']} — {'Máu' if vi else 'HP'} {hp}/{top} · {'Sức mạnh' if vi else 'Power'} {f['power']}"
+    name, power = f["name"], f["power"]
+    status = {"en": f"{name} — HP {hp}/{top} · Power {power}", "vi": f"{name} — Máu {hp}/{top} · Sức mạnh {power}"}[lang]
     if f.get("special_max"):
         status += f" · {f['special_name']} {f['special']}/{f['special_max']}"
     tokens = f.get("tokens") or {}
     if tokens:
         names = f.get("token_names") or {}
-        status += " · " + ", ".join(f"{(names.get(k) or {}).get('vi' if vi else 'en', k)} {n}" for k, n in tokens.items())
+        status += " · " + ", ".join(f"{(names.get(k) or {}).get(lang, k)} {n}" for k, n in tokens.items())
     d.text((16, y + 10), fit(status, 78), font=font(14, hp > 0), fill=INK if hp > 0 else MUTED, anchor="lm")
     cells = top + 1
     w = min(36.0, (WIDTH - 32) / cells)
@@ -94,10 +94,10 @@ def _fighter(d: Any, f: Mapping[str, Any], y: float, vi: bool) -> None:
             d.line((x, y + 73, x + w - 3, y + 73), fill=MUTED, width=2)
 
 
-def _alt(view: Mapping[str, Any], players: list[str], vi: bool) -> str:
+def _alt(view: Mapping[str, Any], players: list[str], lang: str) -> str:
     parts = []
     for seat, team in enumerate(view.get("teams") or []):
         fighters = ", ".join(f"{f['name']} {f['hp']}/{f['max']}" for f in team)
         parts.append(f"{players[seat]}: {fighters}")
-    legend = "S = Dừng, C = Huỷ" if vi else "S = Stop, C = Cancel"
+    legend = {"en": "S = Stop, C = Cancel", "vi": "S = Dừng, C = Huỷ"}[lang]
     return ("Tag Team — " + "; ".join(parts) + f" ({legend})") if parts else "Tag Team"
