@@ -24,6 +24,7 @@ from engines.barcadia.hexes import DIRECTION_WORDS, DIRECTIONS, START_POINT, dir
 from engines.barcadia.rules import room_label
 from engines.barcadia.state import KNOWN, PHASE_CHARACTERS, TILE, UP, BarcadiaState
 from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Seat, Text, tr
+from engines.i18n import each_lang
 from engines.wording import strip_fillers
 
 
@@ -181,8 +182,14 @@ def _room_text(room: int, tile_id: str) -> Text:
 
 
 #: Compass directions in words (a map with north up), for labels in each language.
-COMPASS = {"n": ("north", "phía bắc"), "ne": ("north-east", "phía đông bắc"), "se": ("south-east", "phía đông nam"),
-           "s": ("south", "phía nam"), "sw": ("south-west", "phía tây nam"), "nw": ("north-west", "phía tây bắc")}
+COMPASS = {  # one catalog word per direction
+    "n": Text("north", "phía bắc"),
+    "ne": Text("north-east", "phía đông bắc"),
+    "se": Text("south-east", "phía đông nam"),
+    "s": Text("south", "phía nam"),
+    "sw": Text("south-west", "phía tây nam"),
+    "nw": Text("north-west", "phía tây bắc"),
+}
 
 
 def where(s: BarcadiaState, seat: Seat, room: int) -> Text | None:
@@ -191,7 +198,9 @@ def where(s: BarcadiaState, seat: Seat, room: int) -> Text | None:
     if here == 0 or room == 0:
         return None
     d = direction_between((s.layout[here][0], s.layout[here][1]), (s.layout[room][0], s.layout[room][1]))
-    return Text(*COMPASS[d]) if d else None
+    if not d:
+        return None
+    return COMPASS[d]
 
 
 def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
@@ -202,12 +211,16 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         room = int(str(args[0]))
         d = where(s, seat, room)
         known = describe_room(s, room)
-        if d:  # "room 4 (face down, south of you)"
-            known = Text(f"{known.en[:-1]}, {d.en} of you)", f"{known.vi[:-1]}, {d.vi} của bạn)")
+        if d:  # "room 4 (face down, south of you)": the room's words without their closing bracket
+            opened = each_lang(_unclosed, known)
+            known = Text(f"{opened['en']}, {d.en} of you)", f"{opened['vi']}, {d.vi} của bạn)")
         return tr("Reveal {known} and enter it if you can", known=known)
     if k == "enter":
         rooms = [describe_room(s, int(str(x))) for x in args]
-        return Text("Enter " + ", then ".join(r.en for r in rooms), "Vào " + ", rồi ".join(r.vi for r in rooms))
+        path = rooms[0]
+        for nxt in rooms[1:]:
+            path = Text(f"{path.en}, then {nxt.en}", f"{path.vi}, rồi {nxt.vi}")
+        return Text(f"Enter {path.en}", f"Vào {path.vi}")
     if k == "hoard":
         h = c.hoard
         return tr("Fight the Grand Drink Guardian (level {level}, damage {damage}) for the win", level=h.level, damage=h.damage)
@@ -227,8 +240,10 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
             return tr("Play {name} on {who}", name=card.name, who=who)
         if len(args) > 1:
             rooms = [room_label(int(str(x))) for x in args[1:]]  # room 0 is "the Starting Point"
-            return Text(f"Play {card.name.en} on " + " and ".join(r.en for r in rooms),
-                      f"Dùng {card.name.vi} vào " + " và ".join(r.vi for r in rooms))
+            aimed = rooms[0]
+            for nxt in rooms[1:]:
+                aimed = Text(f"{aimed.en} and {nxt.en}", f"{aimed.vi} và {nxt.vi}")
+            return Text(f"Play {card.name.en} on {aimed.en}", f"Dùng {card.name.vi} vào {aimed.vi}")
         return tr("Play {name}", name=card.name)
     if k == "pass":
         if s.pending or s.phase == "window":
@@ -263,9 +278,9 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
     if k == "place":
         q, r = int(str(args[0])), int(str(args[1]))
         near = _placed_neighbour(s, (q, r))
-        side = COMPASS.get(near[1], (near[1], near[1]))
-        return Text(f"Place the next room face down at {q},{r} ({side[0]} of {room_label(near[0]).en})",
-                  f"Đặt úp phòng tiếp theo tại {q},{r} ({side[1]} của {room_label(near[0]).vi})")
+        side = COMPASS.get(near[1]) or Text(near[1], literal={"en": near[1]})  # "?": no placed neighbour
+        return Text(f"Place the next room face down at {q},{r} ({side['en']} of {room_label(near[0]).en})",
+                    f"Đặt úp phòng tiếp theo tại {q},{r} ({side['vi']} của {room_label(near[0]).vi})")
     return tr(k)
 
 
@@ -286,14 +301,29 @@ def _placed_neighbour(s: BarcadiaState, h: tuple[int, int]) -> tuple[int, str]:
 
 def _fail_invalid(s: BarcadiaState, text: str, legal: Sequence[Action]) -> InvalidCommand:
     """"Cannot read": with examples that are legal now and name this game's players."""
-    en = ", ".join(f"`{x}`" for x in _ex(s, legal, "en")[:4]) or "`pass`"
-    vi = ", ".join(f"`{x}`" for x in _ex(s, legal, "vi")[:4]) or "`bỏ qua`"
+    examples = each_lang(_examples, s, legal, "`", ", ", 4)
     return InvalidCommand(
         Text(f"Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command, "
-           f"such as {en}, or a number from the menu.",
-           f"Không hiểu {text!r}: một dòng chỉ được tính khi cả dòng là lệnh. Hãy chỉ viết một lệnh, "
-           f"như {vi}, hoặc một số trong danh sách."),
+             f"such as {examples['en']}, or a number from the menu.",
+             f"Không hiểu {text!r}: một dòng chỉ được tính khi cả dòng là lệnh. Hãy chỉ viết một lệnh, "
+             f"như {examples['vi']}, hoặc một số trong danh sách."),
         _ex(s, legal))
+
+
+#: what an error message suggests when nothing else is legal
+PASS_EXAMPLE = Text("`pass`", "`bỏ qua`")
+
+
+def _examples(s: BarcadiaState, legal: Sequence[Action], quote: str, sep: str, limit: int, lang: str) -> str:
+    """A few legal commands as a player of ``lang`` writes them, for an error message (each
+    language's own command words; ``each_lang`` calls it once per language)."""
+    said = sep.join(f"{quote}{x}{quote}" for x in _ex(s, legal, lang)[:limit])
+    return said or PASS_EXAMPLE[lang]
+
+
+def _unclosed(text: Text, lang: str) -> str:
+    """``text`` in ``lang`` without its last character (the closing bracket of a room's words)."""
+    return text.get(lang)[:-1]
 
 
 def _match_verb(words: list[str]) -> tuple[str, list[str]] | None:
@@ -342,6 +372,11 @@ def _card(words: list[str], deck: str) -> tuple[str, list[str]] | None:
         if key in slugs:
             return slugs[key], words[k:]
     return None
+
+
+def _commands(s: BarcadiaState, actions: Sequence[Action], lang: str) -> str:
+    """Actions as commands in ``lang``'s words, "; "-joined (for ``each_lang``)."""
+    return "; ".join(format_action(s, a, lang) for a in actions)
 
 
 def _ex(s: BarcadiaState, legal: Sequence[Action], lang: str = "en") -> list[str]:
@@ -426,12 +461,11 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
         return candidates[0]
     if len(candidates) > 1:
         options = [format_action(s, a) for a in candidates[:8]]
-        options_vi = [format_action(s, a, "vi") for a in candidates[:8]]
-        raise AmbiguousCommand(Text(f"{text!r} could mean several moves; nothing was done. Write one of: "
-                                  + "; ".join(options),
-                                  f"{text!r} có thể là nhiều nước đi; chưa làm gì cả. Hãy viết một trong: "
-                                  + "; ".join(options_vi)), options)
+        written = each_lang(_commands, s, candidates[:8])
+        raise AmbiguousCommand(Text(f"{text!r} could mean several moves; nothing was done. Write one of: {written['en']}",
+                                    f"{text!r} có thể là nhiều nước đi; chưa làm gì cả. Hãy viết một trong: {written['vi']}"),
+                               options)
     examples = _ex(s, legal)
-    raise IllegalCommand(Text(f"{text!r} is not possible now. You can write e.g.: " + "; ".join(examples),
-                            f"{text!r} không thực hiện được lúc này. Bạn có thể viết: "
-                            + "; ".join(_ex(s, legal, "vi"))), examples)
+    written = each_lang(_examples, s, legal, "", "; ", len(examples))
+    raise IllegalCommand(Text(f"{text!r} is not possible now. You can write e.g.: {written['en']}",
+                              f"{text!r} không thực hiện được lúc này. Bạn có thể viết: {written['vi']}"), examples)

@@ -394,15 +394,19 @@ def contest(s: BarcadiaState, a: Seat, b: Seat, scope: str, ev: Events) -> bool:
         return ta > tb
 
 
+def _capitalised(text: Text, lang: str) -> str:
+    said = text.get(lang)
+    return said[:1].upper() + said[1:]
+
+
 def boss_battle(s: BarcadiaState, seat: Seat, boss_player: Seat, room: int, ev: Events) -> None:
     """HB-39..41: a named opponent rolls for the Boss; the loser's side takes the Boss's damage."""
     tile = tile_of(s, room)
     assert tile is not None
     say(ev, tr("{name} plays the {name2}.", name=name(s, boss_player), name2=tile.name))
     if contest(s, seat, boss_player, "Boss", ev):
-        verdict = outcome_words(s, seat, room, tile, True)
-        # capitalised per language: fixed words, not a catalog message
-        say(ev, Text(f"{verdict.en[0].upper()}{verdict.en[1:]}.", f"{verdict.vi[0].upper()}{verdict.vi[1:]}."))
+        verdict = i18n.each_lang(_capitalised, outcome_words(s, seat, room, tile, True))  # per language's words
+        say(ev, Text(f"{verdict['en']}.", f"{verdict['vi']}."))
         win_room(s, seat, room, tile, ev, told=True)
         damage(s, boss_player, tile.damage, "Boss", ev)
     else:

@@ -27,16 +27,18 @@ from engines.barcadia.state import (
     BarcadiaState,
 )
 from engines.contract import Seat, Text
+from engines.i18n import each_lang
 
-PENDING_TEXT = {
-    "teammate": ("choose a teammate for the Team Battle", "chọn đồng đội cho Đội Chiến"),
-    "boss": ("choose who plays the Boss", "chọn người đóng vai Trùm"),
-    "guardian": ("fight the Guardian now or wait", "đấu Người Giữ Cửa ngay hay chờ"),
-    "overflow": ("give up one of 4 Power-Ups", "bỏ một trong 4 Thẻ Tăng Cường"),
-    "stash": ("choose the room for the Power-Up", "chọn phòng đặt Thẻ Tăng Cường"),
-    "death_drop": ("choose the Power-Up left behind", "chọn Thẻ Tăng Cường để lại"),
-    "death_keep": ("choose the one Loot card to keep", "chọn một thẻ Chiến Lợi Phẩm để giữ"),
+PENDING_TEXT = {  # one catalog message per decision (indexed ``[lang]``)
+    "teammate": Text("choose a teammate for the Team Battle", "chọn đồng đội cho Đội Chiến"),
+    "boss": Text("choose who plays the Boss", "chọn người đóng vai Trùm"),
+    "guardian": Text("fight the Guardian now or wait", "đấu Người Giữ Cửa ngay hay chờ"),
+    "overflow": Text("give up one of 4 Power-Ups", "bỏ một trong 4 Thẻ Tăng Cường"),
+    "stash": Text("choose the room for the Power-Up", "chọn phòng đặt Thẻ Tăng Cường"),
+    "death_drop": Text("choose the Power-Up left behind", "chọn Thẻ Tăng Cường để lại"),
+    "death_keep": Text("choose the one Loot card to keep", "chọn một thẻ Chiến Lợi Phẩm để giữ"),
 }
+PENDING_OTHER = Text("decide", "quyết định")
 SECRET_STEPS = (PHASE_WINDOW, PHASE_CHARACTERS)  # the phases whose choices are secret until all have chosen
 KIND_LETTER = {"monster": "M", "team": "T", "boss": "B", "reward": "R", "portal": "P", "hoard": "H"}
 
@@ -141,10 +143,19 @@ def public_view(s: BarcadiaState) -> dict[str, Any]:
 
 def ranking_text(ranked: list[tuple[str, int, int]]) -> Text:
     """HB-71: "1. Chi (2 Power-Ups, 70 HP); 2. ..." from (name, Power-Ups, HP), best first."""
-    en = "; ".join(f"{k + 1}. {who} ({pus} Power-Up{'' if pus == 1 else 's'}, {hp} HP)"
-                   for k, (who, pus, hp) in enumerate(ranked))
-    vi = "; ".join(f"{k + 1}. {who} ({pus} Thẻ Tăng Cường, {hp} HP)" for k, (who, pus, hp) in enumerate(ranked))
-    return Text(en, vi)
+    return Text("{ranking}", args={"ranking": each_lang(_ranking_words, ranked)})
+
+
+def _ranking_words(ranked: list[tuple[str, int, int]], lang: str) -> str:
+    """The ranking in one language: one catalog message per place, joined."""
+    places = []
+    for k, (who, pus, hp) in enumerate(ranked):
+        place = k + 1
+        if pus == 1:
+            places.append(Text(f"{place}. {who} ({pus} Power-Up, {hp} HP)", f"{place}. {who} ({pus} Thẻ Tăng Cường, {hp} HP)")[lang])
+        else:
+            places.append(Text(f"{place}. {who} ({pus} Power-Ups, {hp} HP)", f"{place}. {who} ({pus} Thẻ Tăng Cường, {hp} HP)")[lang])
+    return "; ".join(places)
 
 
 # ---------------------------------------------------------------------------
@@ -197,131 +208,146 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
     for players, language, cached in _BOARD_CACHE:
         if players is view["players"] and language == lang:
             return cached
-    vi = lang == "vi"
     cards = view["cards"]
     names = [p["name"] for p in view["players"]]
     lines: list[str] = []
     if view["winner"] >= 0:
-        lines.append(("Người thắng: " if vi else "Winner: ") + names[view["winner"]])
+        winner = names[view["winner"]]
+        lines.append(Text(f"Winner: {winner}", f"Người thắng: {winner}")[lang])
     elif view["phase"] == PHASE_CHARACTERS:  # characters come first, then the dungeon is built
-        lines.append("Chọn nhân vật: mỗi người chọn bí mật, cùng lúc; nếu hai người chọn trùng, người chọn "
-                     "trước được nhận." if vi else
-                     "Choosing characters: everyone chooses in secret, all at once; if two players want the "
-                     "same character, the one who chose first gets it.")
+        lines.append(Text("Choosing characters: everyone chooses in secret, all at once; if two players want the "
+                            "same character, the one who chose first gets it.", "Chọn nhân vật: mỗi người chọn bí mật, cùng lúc; nếu hai người chọn trùng, người chọn "
+                            "trước được nhận.")[lang])
         for cid in view["characters_left"]:
             lines.append(f"  {_t(cards[cid]['name'], lang)}: {_t(cards[cid]['text'], lang)}")
     elif view["placing"]:
         pl = view["placing"]
-        lines.append(f"Xây hầm ngục: {names[pl['next']]} đặt phòng tiếp theo (còn {pl['left']} phòng úp); "
-                      "viết xây q,r" if vi else
-                      f"Building the dungeon: {names[pl['next']]} places the next room ({pl['left']} face-down "
-                      "rooms left); write place q,r")
+        placer, left = names[pl["next"]], pl["left"]
+        lines.append(Text(f"Building the dungeon: {placer} places the next room ({left} face-down "
+                            "rooms left); write place q,r", f"Xây hầm ngục: {placer} đặt phòng tiếp theo (còn {left} phòng úp); "
+                            "viết xây q,r")[lang])
     elif view["phase"] == "over" and view.get("ranking"):
         players = view["players"]
         ranked = ranking_text([(names[p], len(players[p]["powerups"]), players[p]["hp"]) for p in view["ranking"]])
-        lines.append(f"Hết giới hạn {view['turn_limit']} lượt. Xếp hạng theo Thẻ Tăng Cường, rồi HP: {ranked.vi}"
-                      if vi else f"The turn limit ({view['turn_limit']}) ended the game. Ranking by Power-Ups, then HP: "
-                      f"{ranked.en}")
+        limit = view["turn_limit"]
+        lines.append(Text(f"The turn limit ({limit}) ended the game. Ranking by Power-Ups, then HP: {ranked.en}", f"Hết giới hạn {limit} lượt. Xếp hạng theo Thẻ Tăng Cường, rồi HP: {ranked.vi}")[lang])
     elif view["phase"] == "over":
-        lines.append("Trò chơi kết thúc, không ai thắng." if vi else "The game is over; nobody won.")
+        lines.append(Text("The game is over; nobody won.", "Trò chơi kết thúc, không ai thắng.")[lang])
     else:
-        between = view["phase"] == PHASE_WINDOW
-        lines.append((f"Vòng {view['round']} — " if vi else f"Round {view['round']} — ")
-                     + ((f"giữa lượt, sau lượt của {names[view['turn_seat']]}" if vi else
-                         f"between turns, after {names[view['turn_seat']]}'s turn") if between else
-                        (f"lượt của {names[view['turn_seat']]}" if vi else f"turn of {names[view['turn_seat']]}")))
+        round_no, turn_of = view["round"], names[view["turn_seat"]]
+        if view["phase"] == PHASE_WINDOW:  # between turns
+            lines.append(Text(f"Round {round_no} — between turns, after {turn_of}'s turn", f"Vòng {round_no} — giữa lượt, sau lượt của {turn_of}")[lang])
+        else:
+            lines.append(Text(f"Round {round_no} — turn of {turn_of}", f"Vòng {round_no} — lượt của {turn_of}")[lang])
     lines.append("")
-    lines.append("Bản đồ hầm ngục:" if vi else "Dungeon map:")
+    lines.append(Text("Dungeon map:", "Bản đồ hầm ngục:")[lang])
     lines += ["  " + x for x in view["map"]]
-    lines.append("Chú thích: 12M = phòng 12, loại M (? úp chưa biết, M Quái Vật, T Đội Chiến, B Trùm, R Phần Thưởng, "
-                 "P Cổng, H Kho Báu; chữ thường = đã thấy, nay úp lại); (1) = người chơi số 1 ở đó; ^ có bẫy; "
-                 "+ có Thẻ Tăng Cường bị bỏ lại; SP = Điểm Xuất Phát"
-                 if vi else
-                 "Key: 12M = room 12, kind M (? face down, M Monster, T Team Battle, B Boss, R Reward, P Portal, "
-                 "H Drink Hoard; lower case = seen, face down again); (1) = player 1 is there; ^ traps; "
-                 "+ a dropped Power-Up; SP = the Starting Point")
+    lines.append(Text("Key: 12M = room 12, kind M (? face down, M Monster, T Team Battle, B Boss, R Reward, P Portal, "
+                        "H Drink Hoard; lower case = seen, face down again); (1) = player 1 is there; ^ traps; "
+                        "+ a dropped Power-Up; SP = the Starting Point", "Chú thích: 12M = phòng 12, loại M (? úp chưa biết, M Quái Vật, T Đội Chiến, B Trùm, R Phần Thưởng, "
+                        "P Cổng, H Kho Báu; chữ thường = đã thấy, nay úp lại); (1) = người chơi số 1 ở đó; ^ có bẫy; "
+                        "+ có Thẻ Tăng Cường bị bỏ lại; SP = Điểm Xuất Phát")[lang])
     lines.append("")
     for p in view["players"]:
         pus = ", ".join(_t(cards[x]["name"], lang) for x in p["powerups"]) or "-"
-        room = ("Điểm Xuất Phát" if vi else "the Starting Point") if p["room"] == 0 else \
-            (f"phòng {p['room']}" if vi else f"room {p['room']}")
+        room_no = p["room"]
+        if room_no == 0:
+            room = Text("the Starting Point", "Điểm Xuất Phát")[lang]
+        else:
+            room = Text(f"room {room_no}", f"phòng {room_no}")[lang]
         char = f" [{_t(cards[p['character']]['name'], lang)}]" if p.get("character") else ""
         loot = p["loot"]
-        lines.append(f"  ({p['seat'] + 1}) {p['name']}{char}: {p['hp']} HP, {room}, "
-                     + (f"{loot} thẻ Chiến Lợi Phẩm, Thẻ Tăng Cường: {pus}" if vi else
-                        f"{loot} Loot card{'' if loot == 1 else 's'}, Power-Ups: {pus}"))
+        if loot == 1:
+            held = Text(f"{loot} Loot card, Power-Ups: {pus}", f"{loot} thẻ Chiến Lợi Phẩm, Thẻ Tăng Cường: {pus}")[lang]
+        else:
+            held = Text(f"{loot} Loot cards, Power-Ups: {pus}", f"{loot} thẻ Chiến Lợi Phẩm, Thẻ Tăng Cường: {pus}")[lang]
+        lines.append(f"  ({p['seat'] + 1}) {p['name']}{char}: {p['hp']} HP, {room}, " + held)
     notes = []
     for room in view["rooms"]:
-        at = f"phòng {room['n']}" if vi else f"room {room['n']}"
+        room_no = room["n"]
+        at = Text(f"room {room_no}", f"phòng {room_no}")[lang]
         if room.get("traps"):
             k = room["traps"]
-            notes.append(f"{at}: {k} bẫy" if vi else f"{at}: {k} trap{'' if k == 1 else 's'}")
+            if k == 1:
+                notes.append(Text(f"{at}: {k} trap", f"{at}: {k} bẫy")[lang])
+            else:
+                notes.append(Text(f"{at}: {k} traps", f"{at}: {k} bẫy")[lang])
         if room.get("drops"):
             notes.append(f"{at}: " + ", ".join(_t(cards[d]["name"], lang) for d in room["drops"]))
         if room.get("kind") in ("monster", "team", "boss") and not room.get("beaten") and room["n"]:
             tile = view["tiles"][room["tile"]]
-            level = tile["level"]
-            stats = (f"cấp {level}, " if level else "") + f"sát thương {tile['damage']}" if vi else \
-                (f"level {level}, " if level else "") + f"{tile['damage']} damage"
+            level, damage = tile["level"], tile["damage"]
+            if level:
+                stats = Text(f"level {level}, {damage} damage", f"cấp {level}, sát thương {damage}")[lang]
+            else:
+                stats = Text(f"{damage} damage", f"sát thương {damage}")[lang]
             notes.append(f"{at} {_t(tile['name'], lang)} ({stats})")
     if notes:
-        lines.append(("Ghi chú: " if vi else "Notes: ") + "; ".join(notes))
+        noted = "; ".join(notes)
+        lines.append(Text(f"Notes: {noted}", f"Ghi chú: {noted}")[lang])
     if view.get("house_rule"):
         hr = cards[view["house_rule"]]
-        lines.append(("Luật Nhà: " if vi else "House Rule: ") + f"{_t(hr['name'], lang)} — {_t(hr['text'], lang)}")
+        rule, rule_text = _t(hr["name"], lang), _t(hr["text"], lang)
+        lines.append(Text(f"House Rule: {rule} — {rule_text}", f"Luật Nhà: {rule} — {rule_text}")[lang])
     g = view["guardian"]
     d = view["decks"]
-    lines.append(f"Người Giữ Cửa: cấp {g['level']}, sát thương {g['damage']}. Còn {d['loot']} thẻ Chiến Lợi Phẩm, "
-                 f"{d['powerups']} Thẻ Tăng Cường, {d['traps_left']} cạm bẫy." if vi else
-                 f"Guardian: level {g['level']}, {g['damage']} damage. Left: {d['loot']} Loot cards, "
-                 f"{d['powerups']} Power-Ups, {d['traps_left']} trap tokens.")
+    level, damage = g["level"], g["damage"]
+    loot_left, powerups_left, traps_left = d["loot"], d["powerups"], d["traps_left"]
+    lines.append(Text(f"Guardian: level {level}, {damage} damage. Left: {loot_left} Loot cards, "
+                        f"{powerups_left} Power-Ups, {traps_left} trap tokens.", f"Người Giữ Cửa: cấp {level}, sát thương {damage}. Còn {loot_left} thẻ Chiến Lợi Phẩm, "
+                        f"{powerups_left} Thẻ Tăng Cường, {traps_left} cạm bẫy.")[lang])
     _BOARD_CACHE[:] = [*_BOARD_CACHE[-5:], (view["players"], lang, lines)]
     return lines
 
 
 def render(view: Mapping[str, Any], lang: str) -> str:
-    vi = lang == "vi"
     cards = view["cards"]
     names = [p["name"] for p in view["players"]]
     lines = list(board_lines(view, lang))
     if view["hand"] is not None:
         lines.append("")
-        lines.append("Thẻ trên tay bạn:" if vi else "Your hand:")
+        lines.append(Text("Your hand:", "Thẻ trên tay bạn:")[lang])
+        timings = {"between": Text("between turns", "giữa lượt")[lang],
+                   "turn": Text("your turn", "trong lượt")[lang]}
         for cid in sorted(set(view["hand"]), key=view["hand"].index):  # a card held twice is told once, "×2"
             card = cards[cid]
             many = view["hand"].count(cid)
-            when = {"between": "giữa lượt" if vi else "between turns", "turn": "trong lượt" if vi else "your turn"}.get(
-                card["timing"], "")
+            when = timings.get(card["timing"], "")
             lines.append(f"  {_t(card['name'], lang)}{f' ×{many}' if many > 1 else ''} ({when}): {_t(card['text'], lang)}")
         if not view["hand"]:
             lines.append("  -")
         me = view["players"][view["you"]]
         mine = [*me["powerups"], *([me["character"]] if me.get("character") else [])]
         if mine:
-            title = ("Thẻ Tăng Cường và chiêu của bạn:" if vi else "Your Power-Ups and Signature Move:") \
-                if me.get("character") else ("Thẻ Tăng Cường của bạn:" if vi else "Your Power-Ups:")
+            if me.get("character"):
+                title = Text("Your Power-Ups and Signature Move:", "Thẻ Tăng Cường và chiêu của bạn:")[lang]
+            else:
+                title = Text("Your Power-Ups:", "Thẻ Tăng Cường của bạn:")[lang]
             lines.append(title)
             lines += [f"  {_t(cards[x]['name'], lang)}: {_t(cards[x]['text'], lang)}" for x in mine]
     if view["pending"]:
         p = view["pending"][0]
-        what = PENDING_TEXT.get(p["kind"], ("decide", "quyết định"))
+        what = PENDING_TEXT.get(p["kind"], PENDING_OTHER)[lang]
         if p["seat"] == view["you"]:
-            lines.append(("Bạn cần " if vi else "You must ") + (what[1] if vi else what[0]) + ".")
+            lines.append(Text(f"You must {what}.", f"Bạn cần {what}.")[lang])
         else:
-            lines.append(("Đang chờ " if vi else "Waiting for ") + f"{names[p['seat']]}: " + (what[1] if vi else what[0]))
+            waited = names[p["seat"]]
+            lines.append(Text(f"Waiting for {waited}: {what}", f"Đang chờ {waited}: {what}")[lang])
     elif view["phase"] == "turn":
         lines.append(turn_left(view["turn"], lang))
     w = view["window"]
     if w["asked"]:
-        waiting = (("Đang chờ chọn nhân vật: ", "Waiting for a character choice from: ")
-                   if view["phase"] == PHASE_CHARACTERS else ("Giữa lượt, đang chờ: ", "Between turns, waiting for: "))
-        lines.append(waiting[0 if vi else 1] + ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"]))
+        waiting = ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"])
+        if view["phase"] == PHASE_CHARACTERS:
+            lines.append(Text(f"Waiting for a character choice from: {waiting}", f"Đang chờ chọn nhân vật: {waiting}")[lang])
+        else:
+            lines.append(Text(f"Between turns, waiting for: {waiting}", f"Giữa lượt, đang chờ: {waiting}")[lang])
         if w.get("my_choice"):
-            lines.append(("Lựa chọn của bạn: " if vi else "Your choice: ") + choice_text(view, w["my_choice"], lang))
+            chosen = choice_text(view, w["my_choice"], lang)
+            lines.append(Text(f"Your choice: {chosen}", f"Lựa chọn của bạn: {chosen}")[lang])
     lines.append("")
     if view["phase"] == PHASE_CHARACTERS:
-        lines.append("Lệnh: chọn hiệp sĩ (hoặc chỉ tên nhân vật), hoặc một số trong danh sách" if vi else
-                     "Commands: character knight (or just the name: knight), or a number from the menu")
+        lines.append(Text("Commands: character knight (or just the name: knight), or a number from the menu", "Lệnh: chọn hiệp sĩ (hoặc chỉ tên nhân vật), hoặc một số trong danh sách")[lang])
         return "\n".join(lines)
     lines.append(command_help(view, lang))
     return "\n".join(lines)
@@ -329,22 +355,30 @@ def render(view: Mapping[str, Any], lang: str) -> str:
 
 def turn_left(t: Mapping[str, Any], lang: str) -> str:
     """What the player may still do this turn, as a sentence (duels only before the action, HB-56)."""
-    vi = lang == "vi"
     parts = []
     a = t["actions"]
-    if a:
-        parts.append(f"{a} hành động" if vi else f"{a} action{'' if a == 1 else 's'}")
+    if a == 1:
+        parts.append(Text(f"{a} action", f"{a} hành động")[lang])
+    elif a:
+        parts.append(Text(f"{a} actions", f"{a} hành động")[lang])
     if t["duels"] and not t["acted"]:
         k = t["duels"]
-        parts.append(f"{k} lần đấu tay đôi (trước hành động)" if vi else
-                     f"{k} duel{'' if k == 1 else 's'} (before your action)")
+        if k == 1:
+            parts.append(Text(f"{k} duel (before your action)", f"{k} lần đấu tay đôi (trước hành động)")[lang])
+        else:
+            parts.append(Text(f"{k} duels (before your action)", f"{k} lần đấu tay đôi (trước hành động)")[lang])
     if t["teleports"]:
         k = t["teleports"]
-        parts.append(f"{k} lần dịch chuyển" if vi else f"{k} teleport{'' if k == 1 else 's'}")
+        if k == 1:
+            parts.append(Text(f"{k} teleport", f"{k} lần dịch chuyển")[lang])
+        else:
+            parts.append(Text(f"{k} teleports", f"{k} lần dịch chuyển")[lang])
     if not parts:
-        return "Lượt này bạn đã hết hành động." if vi else "No action left this turn."
-    spent = "" if a else (" (đã hết hành động)" if vi else " (no action left)")
-    return ("Lượt này bạn còn: " if vi else "Left this turn: ") + ", ".join(parts) + spent + "."
+        return Text("No action left this turn.", "Lượt này bạn đã hết hành động.")[lang]
+    listed = ", ".join(parts)
+    if a:
+        return Text(f"Left this turn: {listed}.", f"Lượt này bạn còn: {listed}.")[lang]
+    return Text(f"Left this turn: {listed} (no action left).", f"Lượt này bạn còn: {listed} (đã hết hành động).")[lang]
 
 
 def command_help(view: Mapping[str, Any], lang: str) -> str:
@@ -355,34 +389,31 @@ def command_help(view: Mapping[str, Any], lang: str) -> str:
     k = next((i for i in range(len(names)) if i != me), 0)
     other = names[k].strip() if " " not in names[k].strip() and slug(names[k]) == refs[k] else refs[k]
     hand = view.get("hand") or []
-    vi = lang == "vi"
     card = hand[0] if hand else "dash"
     card_word = _t(view["cards"][card]["name"], lang).lower() if card in view["cards"] else card  # a name parses too
-    if vi:
-        return (f"Lệnh (hoặc trả lời bằng một số trong danh sách): lật 12 | vào 3 7 (hoặc theo hướng: vào bắc tây-bắc) | "
-                f"cổng 7 | kho | đấu {other} | dùng {card_word} | bẫy 12 | bỏ qua | tự bỏ qua; khi được hỏi: "
-                f"đồng đội {other} | trùm {other} | kho / chờ | đặt 12. Lệnh tiếng Anh cũng được.")
-    return (f"Commands (or reply with a menu number): reveal 12 | enter 3 7 (or by direction: enter n nw) | portal 7 | "
-            f"hoard | duel {other} | play {card_word} | trap 12 | pass | autopass; when asked: team {other} | "
-            f"boss {other} | hoard / wait | put 12")
+    return Text(f"Commands (or reply with a menu number): reveal 12 | enter 3 7 (or by direction: enter n nw) | portal 7 | "
+                  f"hoard | duel {other} | play {card_word} | trap 12 | pass | autopass; when asked: team {other} | "
+                  f"boss {other} | hoard / wait | put 12", f"Lệnh (hoặc trả lời bằng một số trong danh sách): lật 12 | vào 3 7 (hoặc theo hướng: vào bắc tây-bắc) | "
+                  f"cổng 7 | kho | đấu {other} | dùng {card_word} | bẫy 12 | bỏ qua | tự bỏ qua; khi được hỏi: "
+                  f"đồng đội {other} | trùm {other} | kho / chờ | đặt 12. Lệnh tiếng Anh cũng được.")[lang]
 
 
 def choice_text(view: Mapping[str, Any], choice: list[Any], lang: str) -> str:
     """A recorded secret choice (an action as JSON) in words: "Thirst Aid", "Sloppy on Chi", "pass"."""
-    vi = lang == "vi"
     kind, args = choice[0], choice[1:]
     if kind == "pass":
-        return "bỏ qua" if vi else "pass"
+        return Text("pass", "bỏ qua")[lang]
     if kind == "autopass":
-        return "bỏ qua, bật tự bỏ qua" if vi else "pass, and auto-pass from now on"
+        return Text("pass, and auto-pass from now on", "bỏ qua, bật tự bỏ qua")[lang]
     cards = view["cards"]
     if kind in ("play", "character") and args and args[0] in cards:
         text = _t(cards[args[0]]["name"], lang)
         if kind == "play" and len(args) > 1:
             kinds = content().loot[args[0]].effect.kind if args[0] in content().loot else ""
             names = [p["name"] for p in view["players"]]
-            targets = [names[int(x)] if kinds in ("damage_player", "steal_loot") else
-                       (f"phòng {x}" if vi else f"room {x}") for x in args[1:]]
-            text += (" lên " if vi else " on ") + ", ".join(targets)
+            targets = [names[int(room_no)] if kinds in ("damage_player", "steal_loot") else
+                       Text(f"room {room_no}", f"phòng {room_no}")[lang] for room_no in args[1:]]
+            aimed = ", ".join(targets)
+            text = Text(f"{text} on {aimed}", f"{text} lên {aimed}")[lang]
         return text
     return " ".join(str(x) for x in choice)

@@ -190,20 +190,20 @@ def intensity_error(state: GrizzledState, n: int) -> Text:
     """Why Intensity ``n`` is refused, and which Intensities are possible (GR-20, GR-21)."""
     lo, hi = rules.min_intensity(state), rules.max_intensity(state)
     if lo == hi:
-        may_en, may_vi = f"The only possible Intensity is {lo}.", f"Cường độ duy nhất có thể chọn là {lo}."
+        may = Text(f"The only possible Intensity is {lo}.", f"Cường độ duy nhất có thể chọn là {lo}.")
     else:
-        may_en, may_vi = f"Choose an Intensity from {lo} to {hi}.", f"Hãy chọn Cường độ từ {lo} đến {hi}."
+        may = Text(f"Choose an Intensity from {lo} to {hi}.", f"Hãy chọn Cường độ từ {lo} đến {hi}.")
     if n > hi:
         pile = len(state.trials)
         return Text(f"Intensity {n} is not possible: the Trials pile holds {pile} card(s), and Intensity {hi} "
-                    f"already deals them all. {may_en}",
+                    f"already deals them all. {may.en}",
                     f"Không thể chọn Cường độ {n}: chồng Thử thách chỉ còn {pile} lá, Cường độ {hi} đã chia hết. "
-                    f"{may_vi}")
+                    f"{may.vi}")
     if state.mission == 1:
-        return Text(f"Intensity {n} is not possible: the first Mission's Intensity is at least {lo}. {may_en}",
-                    f"Không thể chọn Cường độ {n}: Nhiệm vụ đầu tiên có Cường độ ít nhất là {lo}. {may_vi}")
-    return Text(f"Intensity {n} is not possible: the Intensity is at least {lo}. {may_en}",
-                f"Không thể chọn Cường độ {n}: Cường độ ít nhất là {lo}. {may_vi}")
+        return Text(f"Intensity {n} is not possible: the first Mission's Intensity is at least {lo}. {may.en}",
+                    f"Không thể chọn Cường độ {n}: Nhiệm vụ đầu tiên có Cường độ ít nhất là {lo}. {may.vi}")
+    return Text(f"Intensity {n} is not possible: the Intensity is at least {lo}. {may.en}",
+                f"Không thể chọn Cường độ {n}: Cường độ ít nhất là {lo}. {may.vi}")
 
 
 def label(state: GrizzledState, seat: int, action: Action) -> Text:
@@ -247,9 +247,10 @@ def label(state: GrizzledState, seat: int, action: Action) -> Text:
                       for c in state.knocks[p] if rules.card(c).face == a[0]), "")
         return tr("remove {f} from {owner}", f=f, owner=owner)
     if k == "remove":
-        en = " and ".join(_face(str(x)).en for x in a)
-        vi = " và ".join(_face(str(x)).vi for x in a)
-        return Text(f"remove your Hard Knock(s): {en}", f"loại bỏ Hard Knock: {vi}")
+        knocks = _face(str(a[0]))
+        for x in a[1:]:
+            knocks = Text(f"{knocks.en} and {_face(str(x)).en}", f"{knocks.vi} và {_face(str(x)).vi}")
+        return Text(f"remove your Hard Knock(s): {knocks.en}", f"loại bỏ Hard Knock: {knocks.vi}")
     if k == "recover":
         return tr("turn your Grizzled card back to the lucky charm")
     return tr("decline the help")
@@ -357,6 +358,7 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
     if wider:
         raise AmbiguousCommand(tr("That fits several choices; write one of these in full."),
                                [format_action(a) for a in wider])
-    raise IllegalCommand(Text(f"`{text.strip()}` is not possible now. You may write: {', '.join(examples)}.",
-                              f"`{text.strip()}` không thực hiện được lúc này. Bạn có thể viết: {', '.join(examples_vi)}."),
+    written = dict(en=", ".join(examples), vi=", ".join(examples_vi))  # commands exist in English and Vietnamese
+    raise IllegalCommand(Text(f"`{text.strip()}` is not possible now. You may write: {written['en']}.",
+                              f"`{text.strip()}` không thực hiện được lúc này. Bạn có thể viết: {written['vi']}."),
                          examples)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from engines import i18n
 from engines.contract import Text, tr
 from engines.datafile import load_toml, require
 
@@ -134,11 +135,12 @@ class Content:
         if card is None:
             return Text(face, face)  # planted markers and unknown ids show as written
         if card.kind == "threat":
-            en = " + ".join(self.threat_name(t).en for t in card.threats)
-            vi = " + ".join(self.threat_name(t).vi for t in card.threats)
+            threats = Text(" + ".join(self.threat_name(t).en for t in card.threats),
+                           literal={lang: " + ".join(self.threat_name(t).get(lang) for t in card.threats)
+                                    for lang in i18n.languages()})  # names joined by a sign, in every language
             if card.trap:
-                return Text(f"{en} (trap)", f"{vi} (bẫy)")
-            return Text(en, vi)
+                return Text(f"{threats.en} (trap)", f"{threats.vi} (bẫy)")
+            return threats
         if card.kind == "hard_knock":
             assert card.knock is not None
             name = self.knocks[card.knock].name

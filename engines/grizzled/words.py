@@ -151,9 +151,10 @@ def card_effect(card: Card) -> Text:
     """What playing ``card`` does, said to the player holding it."""
     c = content()
     if card.kind == "threat":
-        en = " and ".join(c.threat_name(t).en for t in card.threats)
-        vi = " và ".join(c.threat_name(t).vi for t in card.threats)
-        what = Text(f"goes to No Man's Land showing {en}", f"vào No Man's Land với {vi}")
+        threats = c.threat_name(card.threats[0])
+        for t in card.threats[1:]:
+            threats = Text(f"{threats.en} and {c.threat_name(t).en}", f"{threats.vi} và {c.threat_name(t).vi}")
+        what = Text(f"goes to No Man's Land showing {threats.en}", f"vào No Man's Land với {threats.vi}")
         if card.trap:
             return tr("{what}; a Trap: the top Trial card is then played too", what=what)
         return what

@@ -200,12 +200,15 @@ def read(text: str) -> Reading:
             unknown.append(tok)
     if unknown:
         bad, whole = " ".join(unknown), text.strip()
-        where_en = "" if fold(whole) == bad else f" in {whole!r}"
-        where_vi = "" if fold(whole) == bad else f" trong {whole!r}"
-        raise InvalidCommand(Text(f"Cannot read {bad!r}{where_en}: a line counts only when the whole line is a "
-                                "command, so write just the move.",
-                                f"Không hiểu {bad!r}{where_vi}: một dòng chỉ được tính khi cả dòng là lệnh, "
-                                "hãy chỉ viết nước đi."))
+        if fold(whole) == bad:
+            raise InvalidCommand(Text(f"Cannot read {bad!r}: a line counts only when the whole line is a "
+                                      "command, so write just the move.",
+                                      f"Không hiểu {bad!r}: một dòng chỉ được tính khi cả dòng là lệnh, "
+                                      "hãy chỉ viết nước đi."))
+        raise InvalidCommand(Text(f"Cannot read {bad!r} in {whole!r}: a line counts only when the whole line is a "
+                                  "command, so write just the move.",
+                                  f"Không hiểu {bad!r} trong {whole!r}: một dòng chỉ được tính khi cả dòng là lệnh, "
+                                  "hãy chỉ viết nước đi."))
     return r
 
 
@@ -265,19 +268,26 @@ def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str],
                 cmds_vi: list[str] | None = None) -> IllegalCommand:
     """Nothing legal fits; the examples are in the reader's words (``cmds_vi`` for Vietnamese)."""
     what = text.strip()
-    vi = examples(cmds_vi or cmds)
+    tried = in_words(examples(cmds), examples(cmds_vi or cmds))
     if r.card is not None and r.verb is None and r.card not in hand_words:
         return IllegalCommand(Text(f"You read as playing {r.card!r}, but you have no such card to play now. "
-                                 f"Try: {', '.join(examples(cmds))}.",
-                                 f"Đọc được lá {r.card!r}, nhưng bạn không có lá đó để đánh lúc này. "
-                                 f"Thử: {', '.join(vi)}."), examples(cmds))
-    return IllegalCommand(Text(f"{what!r} is not a legal move now. Legal moves include: {', '.join(examples(cmds))}.",
-                             f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {', '.join(vi)}."),
+                                   f"Try: {tried['en']}.",
+                                   f"Đọc được lá {r.card!r}, nhưng bạn không có lá đó để đánh lúc này. "
+                                   f"Thử: {tried['vi']}."), examples(cmds))
+    return IllegalCommand(Text(f"{what!r} is not a legal move now. Legal moves include: {tried['en']}.",
+                               f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {tried['vi']}."),
                           examples(cmds))
 
 
 def refuse_many(text: str, options: list[str], options_vi: list[str] | None = None) -> AmbiguousCommand:
-    vi = options_vi or options
-    return AmbiguousCommand(Text(f"{text.strip()!r} fits several moves; write one of: {', '.join(options[:8])}.",
-                               f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {', '.join(vi[:8])}."),
+    fits = in_words(options[:8], (options_vi or options)[:8])
+    return AmbiguousCommand(Text(f"{text.strip()!r} fits several moves; write one of: {fits['en']}.",
+                                 f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {fits['vi']}."),
                             options[:8])
+
+
+def in_words(commands: list[str], commands_vi: list[str]) -> dict[str, str]:
+    """Example commands as each language's players write them, comma-separated: commands exist
+    in English and Vietnamese only, so a reader of any other language is shown the English ones
+    (a message argument picks its language, English when it has none)."""
+    return dict(en=", ".join(commands), vi=", ".join(commands_vi))

@@ -43,12 +43,14 @@ def deal(state: TacState) -> list[Event]:
     state.skipped = False
     state.turn = (state.dealer + 1) % 4
     state.step_version = state.version
-    said_en = ", ".join(f"{state.players[p]}: {'I can' if state.can[p] else 'I cannot'}" for p in range(4))
-    said_vi = ", ".join(f"{state.players[p]}: {'Tôi có thể' if state.can[p] else 'Tôi không thể'}" for p in range(4))
+    announced = [Text(f"{state.players[p]}: I can", f"{state.players[p]}: Tôi có thể") if state.can[p] else
+                 Text(f"{state.players[p]}: I cannot", f"{state.players[p]}: Tôi không thể")
+                 for p in range(4)]
+    said = each_lang(_joined, announced)
     dealer = state.players[state.dealer]
     return [
-        Event(Text(f"Deal {state.deals}: {dealer} deals {per} cards each. Announcements: {said_en}.",
-                 f"Ván chia {state.deals}: {dealer} chia mỗi người {per} lá. Thông báo: {said_vi}.")),
+        Event(Text(f"Deal {state.deals}: {dealer} deals {per} cards each. Announcements: {said['en']}.",
+                   f"Ván chia {state.deals}: {dealer} chia mỗi người {per} lá. Thông báo: {said['vi']}.")),
         Event(tr("Each player now gives one card face down to their partner (`give N`).")),
     ]
 
@@ -77,3 +79,8 @@ def choose_gift(state: TacState, seat: int, card: str) -> list[Event]:
     state.step_version = state.version
     events.append(Event(tr("The exchange is done. {names} plays first.", names=names(state, state.turn))))
     return events
+
+
+def _joined(texts: list[Text], lang: str) -> str:
+    """Texts in ``lang``, comma-separated (for ``each_lang``)."""
+    return ", ".join(t.get(lang) for t in texts)

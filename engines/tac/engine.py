@@ -146,23 +146,26 @@ class TacEngine(Engine[TacState]):
         menu = self.menu(state, seat) if legal else []
         commands = [c.command for c in menu]
         vi = [c.command_in("vi") for c in menu]  # a Vietnamese sentence gives Vietnamese examples
+        shown = notation.in_words(commands[:4], vi[:4])
         if not text.strip():
-            raise InvalidCommand(Text("Empty command. Write e.g. " + ", ".join(commands[:4] or ["give 12"]) + ".",
-                                    "Lệnh trống. Hãy viết ví dụ " + ", ".join(vi[:4] or ["cho 12"]) + "."),
+            if not menu:
+                raise InvalidCommand(Text("Empty command. Write e.g. give 12.", "Lệnh trống. Hãy viết ví dụ cho 12."),
+                                     commands[:6])
+            raise InvalidCommand(Text(f"Empty command. Write e.g. {shown['en']}.", f"Lệnh trống. Hãy viết ví dụ {shown['vi']}."),
                                  commands[:6])
         try:
             reading = notation.read(text)
         except InvalidCommand as err:
-            raise InvalidCommand(Text(f"{err.message.en} Write e.g. {', '.join(commands[:4])}.",
-                                    f"{err.message.vi} Hãy viết ví dụ {', '.join(vi[:4])}."),
+            raise InvalidCommand(Text(f"{err.message.en} Write e.g. {shown['en']}.",
+                                      f"{err.message.vi} Hãy viết ví dụ {shown['vi']}."),
                                  commands[:6]) from None
         if not legal:
             raise IllegalCommand(tr("It is not your turn to act."))
         if not (reading.card or reading.verb or reading.marbles or reading.skip or reading.start):
             raise InvalidCommand(Text(f"Cannot find a card or a move in {text.strip()!r}. Write e.g. "
-                                    f"{', '.join(commands[:4])}.",
+                                    f"{shown['en']}.",
                                     f"Không tìm thấy lá bài hay nước đi trong {text.strip()!r}. Hãy viết ví dụ "
-                                    f"{', '.join(vi[:4])}."), commands[:6])
+                                    f"{shown['vi']}."), commands[:6])
         if reading.card == "7" and reading.verb is None and reading.parts and any(
             a.kind == "seven" for a in legal
         ):

@@ -51,18 +51,22 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
         nxt = names[(seat + 1) % 4]
         return tr("8: {nxt} skips their turn", nxt=nxt)
     card = action_card(action)
-    en_card, vi_card = cardlib.name(card), cardlib.name(card, "vi")
     if after is None:
-        return Text(f"play {en_card}", f"đánh lá {vi_card}")
+        return Text(f"play {cardlib.name(card)}", f"đánh lá {cardlib.name(card, 'vi')}")
     moved, knocked = changes(before, after)
-    moved_vi = changes(before, after, "vi")[0]
+    moves = each_lang(_moves, before, after)
     if kind in ("open",) or (kind == "angel" and action.args[:1] == ("start",)):
-        en = f"{en_card}: open, " + ", ".join(moved)
-        vi = f"{vi_card}: mở, " + ", ".join(moved_vi)
+        said = Text(f"{cardlib.name(card)}: open, {moves['en']}", f"{cardlib.name(card, 'vi')}: mở, {moves['vi']}")
+    elif moved:
+        said = Text(f"{cardlib.name(card)}: {moves['en']}", f"{cardlib.name(card, 'vi')}: {moves['vi']}")
     else:
-        en = f"{en_card}: " + (", ".join(moved) or "no marble moves")
-        vi = f"{vi_card}: " + (", ".join(moved_vi) or "không bi nào di chuyển")
+        said = Text(f"{cardlib.name(card)}: no marble moves", f"{cardlib.name(card, 'vi')}: không bi nào di chuyển")
     if knocked:
-        en += " (knocks " + ", ".join(knocked) + ")"
-        vi += " (đánh về " + ", ".join(knocked) + ")"
-    return Text(en, vi)
+        hit = ", ".join(knocked)
+        said = Text(f"{said['en']} (knocks {hit})", f"{said['vi']} (đánh về {hit})")
+    return said
+
+
+def _moves(before: Board, after: Board, lang: str) -> str:
+    """The marbles' moves in ``lang`` (the waiting area is a word), for ``each_lang``."""
+    return ", ".join(changes(before, after, lang)[0])

@@ -96,7 +96,7 @@ def _cards(cards: list[str], lang: str) -> str:
     return ", ".join(cardlib.name(c, lang) for c in cards) or _t(lang, tr("(none)"))
 
 
-HELP_EN = """How to write a move (reply with a menu number, or write it):
+HELP = Text("""How to write a move (reply with a menu number, or write it):
   13 start     open: a waiting marble onto your start field
   5 b1         move marble b1 five fields;  4 back a2: four back
   5 a1 h2      name the end field when a marble may enter its home
@@ -107,9 +107,7 @@ HELP_EN = """How to write a move (reply with a menu number, or write it):
   tac | discard 9 | give 12 | angel start | devil | fool | warrior a1
 Marbles: colour letter + number. a1..a4 belong to the first seat (a),
 b.. to the second, c.. to the third, d.. to the fourth. Ring fields
-are 0-63 clockwise; AH1..AH4 is a's home, H1 at the entrance."""
-
-HELP_VI = """Cách viết nước đi (trả lời bằng số trong danh sách, hoặc viết lệnh):
+are 0-63 clockwise; AH1..AH4 is a's home, H1 at the entrance.""", """Cách viết nước đi (trả lời bằng số trong danh sách, hoặc viết lệnh):
   13 mở        mở: đưa một bi từ vùng chờ lên ô xuất phát
   5 b1         đi bi b1 năm ô;  4 lùi a2: lùi bốn ô
   5 a1 h2      ghi ô đến khi bi có thể vào nhà hoặc ở lại vòng
@@ -121,7 +119,7 @@ HELP_VI = """Cách viết nước đi (trả lời bằng số trong danh sách,
   (lệnh tiếng Anh như 13 start, give 12 cũng được)
 Bi: chữ màu + số. a1..a4 của người ngồi thứ nhất (a), b.. người thứ
 hai, c.. người thứ ba, d.. người thứ tư. Ô trên vòng đánh số 0-63
-theo chiều kim đồng hồ; AH1..AH4 là nhà của a, H1 ở lối vào."""
+theo chiều kim đồng hồ; AH1..AH4 là nhà của a, H1 ở lối vào.""")
 
 
 def render(view_: Mapping[str, Any], lang: str) -> str:
@@ -164,8 +162,9 @@ def render(view_: Mapping[str, Any], lang: str) -> str:
     if view_["pile_top"] is not None:
         lines.append(_t(lang, tr("Top of the discard pile: ")) + cardlib.name(view_["pile_top"], lang))
     last = view_["last_play"]
-    if last and last.get(lang):
-        lines.append(_t(lang, tr("Last play: ")) + str(last[lang]))
+    said = last and (last.get(lang) or last.get("en"))  # the play as worded when made (English for a newer language)
+    if said:
+        lines.append(_t(lang, tr("Last play: ")) + str(said))
     ex = view_["exchange"]
     if ex["open"]:
         chosen = ", ".join(players[p] for p in ex["chosen"]) or "-"
@@ -191,5 +190,5 @@ def render(view_: Mapping[str, Any], lang: str) -> str:
         acting = ", ".join(players[p] for p in view_["to_act"])
         lines.append(_t(lang, tr("To act: {acting}.", acting=acting)))
     lines.append("")
-    lines.append(HELP_VI if lang == "vi" else HELP_EN)
+    lines.append(HELP[lang])
     return "\n".join(lines)

@@ -147,11 +147,15 @@ def label(content: Content, s: TTState, seat: int, action: Action) -> Text:
     card = content.cards[drawn[_int(a[0]) - 1]]
     n = len(s.fight[seat])
     pos = _int(a[1])
-    where_en = "on top" if pos == 0 else "at the bottom" if pos == n else f"after card {pos}"
-    where_vi = "trên cùng" if pos == 0 else "dưới cùng" if pos == n else f"sau thẻ {pos}"
     rest = ", ".join(content.cards[drawn[_int(i) - 1]].name for i in a[2:4])
-    return Text(f"add {card.name} {where_en} of your Fight Deck; bottom: {rest}",
-              f"thêm {card.name} {where_vi} Bộ bài Chiến đấu; xuống đáy: {rest}")
+    if pos == 0:
+        return Text(f"add {card.name} on top of your Fight Deck; bottom: {rest}",
+                    f"thêm {card.name} trên cùng Bộ bài Chiến đấu; xuống đáy: {rest}")
+    if pos == n:
+        return Text(f"add {card.name} at the bottom of your Fight Deck; bottom: {rest}",
+                    f"thêm {card.name} dưới cùng Bộ bài Chiến đấu; xuống đáy: {rest}")
+    return Text(f"add {card.name} after card {pos} of your Fight Deck; bottom: {rest}",
+                f"thêm {card.name} sau thẻ {pos} Bộ bài Chiến đấu; xuống đáy: {rest}")
 
 
 def choices(content: Content, s: TTState, seat: int, actions: list[Action]) -> list[Choice]:

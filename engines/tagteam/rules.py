@@ -16,11 +16,12 @@ says what each Cancel reverted and skipped (TT-62).
 from __future__ import annotations
 
 from engines.contract import Event, Text, tr
+from engines.i18n import each_lang
 from engines.rng import Rng
 from engines.tagteam.content import Content
 from engines.tagteam.fight import CancelNote, Resolver, Step, TurnReport, Undone
 from engines.tagteam.state import FighterState, TTState
-from engines.tagteam.words import instant_text, sentence, step_text
+from engines.tagteam.words import as_sentence, instant_text, join_texts, special_name, step_text, token_name
 
 DRAFT_MODES = ("standard", "competitive", "free", "random", "first_game")
 SIMULTANEOUS = ("draft1", "draft2", "free", "setup", "build")
@@ -183,28 +184,31 @@ def run_fight(content: Content, s: TTState) -> list[Event]:
 
 def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
                before: list[list[int]], report: TurnReport) -> Event:
-    shown_en, shown_vi = [], []
+    shown: list[Text] = []
     for t in (0, 1):
         cid = cids[t]
+        player = s.players[t]
         if cid is None:
-            shown_en.append(f"{s.players[t]} has no card left")
-            shown_vi.append(f"{s.players[t]} hết bài")
+            shown.append(Text(f"{player} has no card left", f"{player} hết bài"))
+        elif report.cancelled[t]:
+            label = card_label(content, cid)
+            shown.append(Text(f"{player} reveals {label} (cancelled)", f"{player} lật {label} (bị hủy)"))
         else:
             label = card_label(content, cid)
-            shown_en.append(f"{s.players[t]} reveals {label}" + (" (cancelled)" if report.cancelled[t] else ""))
-            shown_vi.append(f"{s.players[t]} lật {label}" + (" (bị hủy)" if report.cancelled[t] else ""))
+            shown.append(Text(f"{player} reveals {label}", f"{player} lật {label}"))
     moves = [
         f"{fighter_name(content, f.id)} {before[t][i]}→{f.hp}"
         for t, team in enumerate(s.teams) for i, f in enumerate(team) if before[t][i] != f.hp
     ]
     hp = "; ".join(moves) if moves else ""
-    lines = [step_lines(content, s, step) for step in report.steps if not is_revert(step)]
-    return Event(Text(
-        f"Round {s.round}, Turn {turn}: {', '.join(shown_en)}." + "".join(f"\n  {line.en}" for line in lines)
-        + (f"\n  HP: {hp}." if hp else "\n  No HP change."),
-        f"Vòng {s.round}, Lượt {turn}: {', '.join(shown_vi)}." + "".join(f"\n  {line.vi}" for line in lines)
-        + (f"\n  Máu: {hp}." if hp else "\n  Máu không đổi."),
-    ))
+    revealed = each_lang(join_texts, shown, ", ", "")
+    steps = [step_lines(content, s, step) for step in report.steps if not is_revert(step)]
+    log = each_lang(join_texts, steps, "", "\n  ")  # each step on its own indented line
+    if hp:
+        return Event(Text(f"Round {s.round}, Turn {turn}: {revealed['en']}.{log['en']}\n  HP: {hp}.",
+                          f"Vòng {s.round}, Lượt {turn}: {revealed['vi']}.{log['vi']}\n  Máu: {hp}."))
+    return Event(Text(f"Round {s.round}, Turn {turn}: {revealed['en']}.{log['en']}\n  No HP change.",
+                      f"Vòng {s.round}, Lượt {turn}: {revealed['vi']}.{log['vi']}\n  Máu không đổi."))
 
 
 def is_revert(step: Step) -> bool:
@@ -216,8 +220,7 @@ def step_lines(content: Content, s: TTState, step: Step) -> Text:
     """One line of the Turn log (issue 15): a Cancel and a tag here, every other step in ``words``."""
     if step.kind == "cancel":
         assert step.note is not None
-        said = cancel_text(content, s, step.note)
-        return Text(sentence(said.en), sentence(said.vi))
+        return as_sentence(cancel_text(content, s, step.note))
     name = fighter_name(content, s.teams[step.ref[0]][step.ref[1]].id)
     if step.kind == "tag":
         player = s.players[step.ref[0]]
@@ -234,19 +237,20 @@ def cancel_text(content: Content, s: TTState, note: CancelNote) -> Text:
         return tr("{owner}'s Cancel finds no card of {player}: nothing to cancel", owner=owner, player=player)
     if note.state == "already":
         return tr("{owner}'s Cancel: {player}'s card is already cancelled, nothing more to revert or skip", owner=owner, player=player)
-    en, vi = f"{owner}'s Cancel ignores {player}'s card", f"Ô Hủy của {owner} vô hiệu thẻ của {player}"
     if not note.undone and not note.skipped:
-        return Text(f"{en}: nothing to revert or skip", f"{vi}: không có gì để hoàn tác hay bỏ qua")
-    parts_en, parts_vi = [], []
+        return Text(f"{owner}'s Cancel ignores {player}'s card: nothing to revert or skip",
+                    f"Ô Hủy của {owner} vô hiệu thẻ của {player}: không có gì để hoàn tác hay bỏ qua")
+    parts: list[Text] = []
     if note.undone:
-        items = [undone_text(content, s, u) for u in note.undone]
-        parts_en.append("reverted " + ", ".join(i.en for i in items))
-        parts_vi.append("hoàn tác " + ", ".join(i.vi for i in items))
+        items = each_lang(join_texts, [undone_text(content, s, u) for u in note.undone], ", ", "")
+        parts.append(Text(f"reverted {items['en']}", f"hoàn tác {items['vi']}"))
     if note.skipped:
         fid = s.teams[note.team][s.active[note.team]].id  # the cancelled card's fighter
-        parts_en.append("skipped: " + instant_text(content, fid, tuple(note.skipped), "en"))
-        parts_vi.append("bỏ qua: " + instant_text(content, fid, tuple(note.skipped), "vi"))
-    return Text(f"{en}: {'; '.join(parts_en)}", f"{vi}: {'; '.join(parts_vi)}")
+        skipped = each_lang(instant_text, content, fid, tuple(note.skipped))
+        parts.append(Text(f"skipped: {skipped['en']}", f"bỏ qua: {skipped['vi']}"))
+    done = each_lang(join_texts, parts, "; ", "")
+    return Text(f"{owner}'s Cancel ignores {player}'s card: {done['en']}",
+                f"Ô Hủy của {owner} vô hiệu thẻ của {player}: {done['vi']}")
 
 
 def undone_text(content: Content, s: TTState, u: Undone) -> Text:
@@ -259,15 +263,18 @@ def undone_text(content: Content, s: TTState, u: Undone) -> Text:
         was, now = fighter.side(u.was).name, fighter.side(str(u.now)).name
         return tr("{name}'s flip to {was} (back on {now})", name=name, was=was, now=now)
     if u.what.startswith("token:"):
-        kind = content.tokens[u.what[6:]]
-        label_en, label_vi = f"{name} {kind.name}", f"{kind.name_vi} của {name}"
+        token = each_lang(token_name, content.tokens[u.what[6:]])
+        label = Text(f"{name} {token['en']}", f"{token['vi']} của {name}")
+    elif u.what == "hp":
+        label = Text(f"{name} HP", f"Máu {name}")
+    elif u.what == "power":
+        label = Text(f"{name} Power", f"Sức mạnh {name}")
+    elif u.what == "special":
+        special = each_lang(special_name, fighter)
+        label = Text(f"{name} {special['en']}", f"{special['vi']} của {name}")
     else:
-        label_en, label_vi = {
-            "hp": (f"{name} HP", f"Máu {name}"),
-            "power": (f"{name} Power", f"Sức mạnh {name}"),
-            "special": (f"{name} {fighter.special_name}", f"{fighter.special_name_vi or fighter.special_name} của {name}"),
-        }[u.what]
-    return Text(f"{label_en} {u.change:+d} (to {u.now})", f"{label_vi} {u.change:+d} (thành {u.now})")
+        raise KeyError(u.what)
+    return Text(f"{label['en']} {u.change:+d} (to {u.now})", f"{label['vi']} {u.change:+d} (thành {u.now})")
 
 
 def check_ko(content: Content, s: TTState) -> bool:
@@ -334,9 +341,10 @@ def resolve_builds(content: Content, s: TTState) -> list[Event]:
             idx = fighter_index(s, seat, card.fighter)
             bonus.append((seat, idx, card.instant))
             s.bonuses[seat] = [fighter_name(content, card.fighter), *(a.source for a in card.instant)]
-            en, vi = (instant_text(content, card.fighter, card.instant, lang) for lang in ("en", "vi"))
-            events.append(Event(Text(f"Instant Bonus for {s.players[seat]}'s {fighter_name(content, card.fighter)}: {en}.",
-                                   f"Thưởng tức thì cho {fighter_name(content, card.fighter)} của {s.players[seat]}: {vi}.")))
+            said = each_lang(instant_text, content, card.fighter, card.instant)
+            player, fighter = s.players[seat], fighter_name(content, card.fighter)
+            events.append(Event(Text(f"Instant Bonus for {player}'s {fighter}: {said['en']}.",
+                                     f"Thưởng tức thì cho {fighter} của {player}: {said['vi']}.")))
     s.pending = [None, None]
     if bonus:
         Resolver(content, s.teams, s.active, [None, None]).run_bonus(bonus)

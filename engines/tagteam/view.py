@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Action, text_of
+from engines.contract import Action, Text, text_of
 from engines.tagteam import words
 from engines.tagteam.commands import format_action, label
 from engines.tagteam.content import Content, ContentError, Fighter, Side, TokenKind, parse_act
@@ -38,7 +38,7 @@ def fighter_summary(content: Content, fid: str) -> dict[str, Any]:
         "cards": [{"name": c.name, "frequency": c.frequency, "starting": c.starting,
                    "en": words.card_text(content, c, "en"), "vi": words.card_text(content, c, "vi")} for c in f.cards],
         "tokens": [token_rule(content, t) for t in f.tokens],
-        "special": {"en": f.special_name, "vi": words.special_name(f, "vi")} if f.special_max else None,
+        "special": {lang: words.special_name(f, lang) for lang in words.LANGS} if f.special_max else None,
         "max": side.max_hp, "start": side.start, "icons": track_words(content, f, side),
         "flip": {lang: words.flip_text(content, f, side, lang) for lang in words.LANGS} if side.flip_when else None,
     }
@@ -69,7 +69,7 @@ def board_view(content: Content, s: TTState) -> list[list[dict[str, Any]]]:
                 "id": f.id, "name": fighter.name, "side": side.name, "hp": f.hp, "max": side.max_hp,
                 "start": side.start, "power": f.power, "special": f.special, "special_name": fighter.special_name,
                 "special_max": fighter.special_max, "tokens": dict(sorted(f.tokens.items())),
-                "token_names": {k: {"en": content.tokens[k].name, "vi": content.tokens[k].name_vi}
+                "token_names": {k: {lang: words.token_name(content.tokens[k], lang) for lang in words.LANGS}
                                 for k in sorted(f.tokens) if k in content.tokens},
                 "track": {str(k): list(v) for k, v in sorted(side.icons.items(), reverse=True)},
                 "special_name_vi": words.special_name(fighter, "vi") if fighter.special_max else "",
@@ -124,7 +124,7 @@ def choice_words(content: Content, s: TTState, seat: int, action: Action) -> dic
     try:
         return label(content, s, seat, action).to_json()
     except (ValueError, IndexError, KeyError):
-        return {"en": format_action(action), "vi": format_action(action, "vi")}
+        return {lang: format_action(action, lang) for lang in words.LANGS}
 
 
 def bonus_words(content: Content, bonus: list[str]) -> dict[str, str] | None:
@@ -137,69 +137,88 @@ def bonus_words(content: Content, bonus: list[str]) -> dict[str, str] | None:
         acts = tuple(parse_act(src, "bonus") for src in sources)
         return {lang: words.instant_text(content, fid, acts, lang) for lang in words.LANGS}
     except (ContentError, KeyError, ValueError):
-        return {"en": name, "vi": name}
+        return dict.fromkeys(words.LANGS, name)
 
 
 # ---------------------------------------------------------------------------
 # rendering
 
 L = {
-    "round": ("Round", "Vòng"), "phase": ("Step", "Giai đoạn"), "power": ("Power", "Sức mạnh"),
-    "hp": ("HP", "Máu"), "deck": ("Your Fight Deck (top first)", "Bộ bài Chiến đấu của bạn (trên cùng trước)"),
-    "draw": ("You drew", "Bạn rút được"), "sizes": ("Fight Decks", "Bộ bài Chiến đấu"),
-    "build": ("Build Decks", "Bộ bài Xây dựng"), "last": ("Last Fight", "Trận đấu vừa rồi"),
-    "hand": ("Fighters you may choose", "Võ sĩ bạn có thể chọn"), "choice": ("Your choice so far", "Lựa chọn hiện tại"),
-    "waiting": ("waiting for", "đang chờ"), "over": ("Game over", "Hết trận"),
-    "bonus": ("Instant Bonuses announced", "Thưởng tức thì đã công bố"),
-    "starting": ("Your Starting cards (`order 1 2` plays card 1 first)",
-                 "Thẻ Khởi đầu của bạn (`thứ tự 1 2` đánh thẻ 1 trước)"),
-    "turn": ("Turn", "Lượt"), "cancelled": ("cancelled", "bị hủy"), "nocard": ("no card left", "hết bài"),
+    "phase": Text("Step", "Giai đoạn"),
+    "power": Text("Power", "Sức mạnh"),
+    "hp": Text("HP", "Máu"),
+    "deck": Text("Your Fight Deck (top first)", "Bộ bài Chiến đấu của bạn (trên cùng trước)"),
+    "draw": Text("You drew", "Bạn rút được"),
+    "sizes": Text("Fight Decks", "Bộ bài Chiến đấu"),
+    "build": Text("Build Decks", "Bộ bài Xây dựng"),
+    "last": Text("Last Fight", "Trận đấu vừa rồi"),
+    "hand": Text("Fighters you may choose", "Võ sĩ bạn có thể chọn"),
+    "choice": Text("Your choice so far", "Lựa chọn hiện tại"),
+    "waiting": Text("waiting for", "đang chờ"),
+    "bonus": Text("Instant Bonuses announced", "Thưởng tức thì đã công bố"),
+    "starting": Text("Your Starting cards (`order 1 2` plays card 1 first)", "Thẻ Khởi đầu của bạn (`thứ tự 1 2` đánh thẻ 1 trước)"),
+    "turn": Text("Turn", "Lượt"),
+    "cancelled": Text("cancelled", "bị hủy"),
+    "nocard": Text("no card left", "hết bài"),
 }
 PHASES = {
-    "draft1": ("Draft: first pick", "Chọn võ sĩ: lượt chọn đầu"),
-    "draft2": ("Draft: second pick", "Chọn võ sĩ: lượt chọn thứ hai"),
-    "free": ("Free choice of 2 fighters", "Tự chọn 2 võ sĩ"), "setup": ("Setup: order your Starting cards",
-                                                                      "Thiết lập: xếp thẻ Khởi đầu"),
-    "build": ("Build!", "Xây dựng!"), "over": ("Game over", "Hết trận"),
+    "draft1": Text("Draft: first pick", "Chọn võ sĩ: lượt chọn đầu"),
+    "draft2": Text("Draft: second pick", "Chọn võ sĩ: lượt chọn thứ hai"),
+    "free": Text("Free choice of 2 fighters", "Tự chọn 2 võ sĩ"),
+    "setup": Text("Setup: order your Starting cards", "Thiết lập: xếp thẻ Khởi đầu"),
+    "build": Text("Build!", "Xây dựng!"),
 }
 HELP = {
-    "draft1": ("Write `pick NAME` (competitive draft: `pick NAME discard NAME`).",
-               "Viết `chọn TÊN` (chọn cạnh tranh: `chọn TÊN loại TÊN`)."),
-    "draft2": ("Write `pick NAME`.", "Viết `chọn TÊN`."),
-    "free": ("Write `pick NAME NAME`.", "Viết `chọn TÊN TÊN`."),
-    "setup": ("Write `order 1 2` or `order 2 1`: which Starting card your Fight Deck plays first.",
-              "Viết `thứ tự 1 2` hoặc `thứ tự 2 1`: thẻ Khởi đầu nào đánh trước."),
-    "build": ("Write `add CARD WHERE, bottom X Y`: CARD is 1-3 (or its name); WHERE is `top`, `bottom`, "
+    "draft1": Text("Write `pick NAME` (competitive draft: `pick NAME discard NAME`).", "Viết `chọn TÊN` (chọn cạnh tranh: `chọn TÊN loại TÊN`)."),
+    "draft2": Text("Write `pick NAME`.", "Viết `chọn TÊN`."),
+    "free": Text("Write `pick NAME NAME`.", "Viết `chọn TÊN TÊN`."),
+    "setup": Text("Write `order 1 2` or `order 2 1`: which Starting card your Fight Deck plays first.", "Viết `thứ tự 1 2` hoặc `thứ tự 2 1`: thẻ Khởi đầu nào đánh trước."),
+    "build": Text("Write `add CARD WHERE, bottom X Y`: CARD is 1-3 (or its name); WHERE is `top`, `bottom`, "
               "`after N` or `before N` (N = a card of your Fight Deck); X Y = the other two drawn cards, "
-              "in the order they go under your Build Deck (optional). `bottom X Y` alone changes only that order.",
-              "Viết `thêm THẺ VỊ-TRÍ, dưới X Y`: THẺ là 1-3 (hoặc tên); VỊ-TRÍ là `trên`, `dưới`, `sau N` "
+              "in the order they go under your Build Deck (optional). `bottom X Y` alone changes only that order.", "Viết `thêm THẺ VỊ-TRÍ, dưới X Y`: THẺ là 1-3 (hoặc tên); VỊ-TRÍ là `trên`, `dưới`, `sau N` "
               "hoặc `trước N` (N = thẻ trong Bộ bài Chiến đấu); X Y = hai thẻ còn lại theo thứ tự xuống đáy "
               "Bộ bài Xây dựng (tùy chọn). Chỉ viết `dưới X Y` để đổi riêng thứ tự đó."),
 }
 
 
 def _t(key: str, lang: str) -> str:
-    en, vi = L[key]
-    return vi if lang == "vi" else en
+    return L[key][lang]
+
+
+def _in(words_by_lang: Mapping[str, str], lang: str) -> str:
+    """A text the view carries per language, in ``lang`` (English when it has none)."""
+    return words_by_lang.get(lang, words_by_lang.get("en", ""))
 
 
 def render_track(f: Mapping[str, Any], lang: str) -> str:
     """The Health Track in one line: Max, Start and what each icon space does."""
-    vi = lang == "vi"
-    marks = [f"{i['space']}: {i[lang]}" for i in f.get("icons", [])]
-    head = f"thanh máu tối đa {f['max']}, bắt đầu {f['start']}" if vi else f"track {f['max']} max, start {f['start']}"
+    marks = [f"{i['space']}: {_in(i, lang)}" for i in f.get("icons", [])]
+    max_hp, start = f["max"], f["start"]
+    head = Text(f"track {max_hp} max, start {start}", f"thanh máu tối đa {max_hp}, bắt đầu {start}")[lang]
     return f"[{head}; {'; '.join(marks)}]" if marks else f"[{head}]"
 
 
+def _heading(round_no: int, phase: str, lang: str) -> str:
+    """``Tag Team — Round 3 — Build!`` (no "Round 0" while drafting). "Game over" is worded in
+    whole headings: alone it is another sentence of the catalog, translated otherwise."""
+    if phase == "over":
+        if round_no:
+            return Text(f"Tag Team — Round {round_no} — Game over", f"Tag Team — Vòng {round_no} — Hết trận")[lang]
+        return Text("Tag Team — Game over", "Tag Team — Hết trận")[lang]
+    step = PHASES[phase][lang] if phase in PHASES else phase
+    if round_no:
+        return Text(f"Tag Team — Round {round_no} — {step}", f"Tag Team — Vòng {round_no} — {step}")[lang]
+    return f"Tag Team — {step}"
+
+
 def render(view: Mapping[str, Any], lang: str) -> str:
-    vi = lang == "vi"
+    vi = lang == "vi"  # only for the content's own Vietnamese names (name_vi), which are data, not catalog text
     names = view["players"]
-    round_part = f"{_t('round', lang)} {view['round']} — " if view["round"] else ""  # no "Round 0" while drafting
-    lines = [f"Tag Team — {round_part}{PHASES.get(view['phase'], (view['phase'], view['phase']))[1 if vi else 0]}"]
+    lines = [_heading(view["round"], view["phase"], lang)]
     if view["result"]:
         reason = text_of(view["result"]["reason"], lang)
-        winners = ", ".join(names[w] for w in view["result"]["winners"]) or ("hòa" if vi else "draw")
-        lines.append(f"{_t('over', lang)}: {reason} — {winners}")
+        winners = ", ".join(names[w] for w in view["result"]["winners"]) or Text("draw", "hòa")[lang]
+        lines.append(Text(f"Game over: {reason} — {winners}", f"Hết trận: {reason} — {winners}")[lang])
     in_play: dict[str, Mapping[str, str]] = {}
     for seat, team in enumerate(view["teams"]):
         if not team:
@@ -212,20 +231,20 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                 extra += f", {special} {f['special']}/{f['special_max']}"
             if f["tokens"]:
                 token_names = f.get("token_names", {})
-                extra += ", " + ", ".join(f"{n} token {token_names.get(k, {}).get(lang, k)}" if vi
-                                          else f"{n}× {token_names.get(k, {}).get(lang, k)}"
-                                          for k, n in f["tokens"].items())
+                held = [(n, token_names.get(k, {}).get(lang, k)) for k, n in f["tokens"].items()]
+                extra += ", " + ", ".join(Text(f"{n}× {token}", f"{n} token {token}")[lang] for n, token in held)
             side = f.get("side_vi") or f["side"] if vi else f["side"]
             lines.append(f"  {f['name']} ({side}): {_t('hp', lang)} {f['hp']}/{f['max']}, "
                          f"{_t('power', lang)} {f['power']}{extra} {render_track(f, lang)}")
             if f.get("flip"):
-                lines.append(f"    {f['flip'][lang]}")
+                lines.append(f"    {_in(f['flip'], lang)}")
             for t in f.get("token_rules", []):
                 in_play[t["id"]] = t
     if any(view["teams"]):
-        lines.append(ICON_LEGEND[1 if vi else 0])
+        lines.append(ICON_LEGEND[lang])
     for t in in_play.values():
-        lines.append(f"Token {t['name_vi' if vi else 'name']}: {t[lang]}")
+        token, rule = t["name_vi"] if vi else t["name"], _in(t, lang)
+        lines.append(Text(f"Token {token}: {rule}", f"Token {token}: {rule}")[lang])
     if any(view["fight_sizes"]):
         lines.append(f"{_t('sizes', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["fight_sizes"], strict=True))
                      + f"; {_t('build', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["build_sizes"], strict=True)))
@@ -235,24 +254,25 @@ def render(view: Mapping[str, Any], lang: str) -> str:
             track = f" {render_track(h, lang)}" if "max" in h else ""
             lines.append(f"  {h['name']} ({h['id']}): {_t('power', lang)} {h['power']}, {_t('hp', lang)} {h['hp']}{track}")
             if h.get("flip"):
-                lines.append(f"    {h['flip'][lang]}")
+                lines.append(f"    {_in(h['flip'], lang)}")
             for c in h["cards"]:
                 star = "★ " if c["starting"] else ""
-                lines.append(f"    {star}{c['name']} ×{c['frequency']}: {c['vi' if vi else 'en']}")
+                lines.append(f"    {star}{c['name']} ×{c['frequency']}: {_in(c, lang)}")
             for t in h.get("tokens", []):
-                lines.append(f"    Token {t['name_vi' if vi else 'name']}: {t['vi' if vi else 'en']}")
+                token, rule = t["name_vi"] if vi else t["name"], _in(t, lang)
+                lines.append("    " + Text(f"Token {token}: {rule}", f"Token {token}: {rule}")[lang])
     if view["fight_deck"]:
         lines.append(f"{_t('deck', lang)}:")
         for i, c in enumerate(view["fight_deck"], 1):
-            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {c['vi' if vi else 'en']}")
+            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {_in(c, lang)}")
     if view.get("starting"):
         lines.append(_t("starting", lang) + ":")
         for i, c in enumerate(view["starting"], 1):
-            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {c['vi' if vi else 'en']}")
+            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {_in(c, lang)}")
     if view["draw"]:
         lines.append(f"{_t('draw', lang)}:")
         for i, c in enumerate(view["draw"], 1):
-            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {c['vi' if vi else 'en']}")
+            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {_in(c, lang)}")
     if view["my_choice"]:
         lines.append(f"{_t('choice', lang)}: {text_of(view['my_choice'], lang)}")
     if view["last_fight"]:
@@ -261,15 +281,15 @@ def render(view: Mapping[str, Any], lang: str) -> str:
             lines.append(f"  {_t('turn', lang)} {k}:")
             for t, c in enumerate(turn["cards"]):
                 cancelled = f" ({_t('cancelled', lang)})" if turn["cancelled"][t] else ""
-                shown = f"{c['fighter']} «{c['name']}»{cancelled} — {c[lang]}" if c else _t("nocard", lang)
+                shown = f"{c['fighter']} «{c['name']}»{cancelled} — {_in(c, lang)}" if c else _t("nocard", lang)
                 lines.append(f"    {names[t]}: {shown}")
     said = view.get("bonus_words") or []
     if any(said):
         lines.append(f"{_t('bonus', lang)}: " + "; ".join(
-            f"{names[t]}: {sentence(b[lang])}" for t, b in enumerate(said) if b))
+            f"{names[t]}: {sentence(_in(b, lang))}" for t, b in enumerate(said) if b))
     waiting = [names[i] for i, c in enumerate(view["chosen"]) if not c]
     if view["phase"] in HELP:
-        lines.append(HELP[view["phase"]][1 if vi else 0])
+        lines.append(HELP[view["phase"]][lang])
         if waiting:
             lines.append(f"({_t('waiting', lang)}: {', '.join(waiting)})")
     return "\n".join(lines)

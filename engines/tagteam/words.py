@@ -385,12 +385,9 @@ def icon_text(content: Content, f: Fighter, icon: str, lang: str) -> str:
     return join_and(v, [act_words(v, a) for a in f.icon_effects[icon]])
 
 
-ICON_LEGEND = (
-    "Track icons act each time a health marker stops on or passes them. Stop: a marker moving over it "
-    "stops there. Cancel: the card the opposing team revealed this Turn is cancelled (ignored completely).",
-    "Biểu tượng trên thanh máu có hiệu lực mỗi khi dấu máu dừng trên hoặc đi qua ô đó. Dừng: dấu đang di "
-    "chuyển dừng lại ở ô này. Hủy: thẻ đội đối phương lật ở Lượt này bị hủy (bỏ qua hoàn toàn).",
-)
+ICON_LEGEND = Text("Track icons act each time a health marker stops on or passes them. Stop: a marker moving over it "
+    "stops there. Cancel: the card the opposing team revealed this Turn is cancelled (ignored completely).", "Biểu tượng trên thanh máu có hiệu lực mỗi khi dấu máu dừng trên hoặc đi qua ô đó. Dừng: dấu đang di "
+    "chuyển dừng lại ở ô này. Hủy: thẻ đội đối phương lật ở Lượt này bị hủy (bỏ qua hoàn toàn).")
 
 
 def flip_text(content: Content, f: Fighter, side: Side, lang: str) -> str:
@@ -470,8 +467,9 @@ def step_text(content: Content, fighters: list[list[str]], step: Step) -> Text:
     before, after, d = step.before, step.after, step.after - step.before
     if k == "hp":
         parts = [_cause_text(name, name, verb, fighter(actor).name, n) for verb, actor, n in step.causes]
-        said = (Text(" and ".join(p.en for p in parts), " và ".join(p.vi for p in parts)) if parts
-                else tr("{name}'s HP", name=name))
+        said = parts[0] if parts else tr("{name}'s HP", name=name)
+        for part in parts[1:]:
+            said = Text(f"{said['en']} and {part['en']}", f"{said['vi']} và {part['vi']}")
         line = tr("{said} ({before}→{after})", said=said, before=before, after=after)
     elif k == "stop":
         line = tr("{name}'s marker is halted by the Stop space on {after}", name=name, after=after)
@@ -483,25 +481,35 @@ def step_text(content: Content, fighters: list[list[str]], step: Step) -> Text:
     elif k == "power":
         line = tr("{name} loses {value} Power (Power {after})", name=name, value=-d, after=after)
     elif k == "special":
-        en, vi = special_name(f, "en"), special_name(f, "vi")
-        line = (Text(f"{name} gains {d} {en} ({en} {after})", f"{name} nhận thêm {d} {vi} ({vi} {after})") if d > 0
-                else Text(f"{name} loses {-d} {en} ({en} {after})", f"{name} mất {-d} {vi} ({vi} {after})"))
+        special = each_lang(special_name, f)
+        line = (Text(f"{name} gains {d} {special['en']} ({special['en']} {after})",
+                     f"{name} nhận thêm {d} {special['vi']} ({special['vi']} {after})") if d > 0
+                else Text(f"{name} loses {-d} {special['en']} ({special['en']} {after})",
+                          f"{name} mất {-d} {special['vi']} ({special['vi']} {after})"))
     elif k == "token":
         t = content.tokens[step.name]
-        en, vi = token_name(t, "en"), token_name(t, "vi")
-        s = "s" if abs(d) != 1 else ""
-        line = (Text(f"{name} gains {d} {en} token{s} (now {after})", f"{name} nhận {d} token {vi} (còn {after})")
-                if d > 0 else
-                Text(f"{name} loses {-d} {en} token{s} (now {after})", f"{name} mất {-d} token {vi} (còn {after})"))
+        token = each_lang(token_name, t)
+        if d == 1:
+            line = Text(f"{name} gains {d} {token['en']} token (now {after})",
+                        f"{name} nhận {d} token {token['vi']} (còn {after})")
+        elif d > 0:
+            line = Text(f"{name} gains {d} {token['en']} tokens (now {after})",
+                        f"{name} nhận {d} token {token['vi']} (còn {after})")
+        elif d == -1:
+            line = Text(f"{name} loses {-d} {token['en']} token (now {after})",
+                        f"{name} mất {-d} token {token['vi']} (còn {after})")
+        else:
+            line = Text(f"{name} loses {-d} {token['en']} tokens (now {after})",
+                        f"{name} mất {-d} token {token['vi']} (còn {after})")
     elif k == "flip":
         side = f.side(step.name)
-        en, vi = side_name(side, "en"), side_name(side, "vi")
-        line = (Text(f"{name} flips to the {en} side (HP {before}→{after})",
-                     f"{name} lật sang mặt {vi} (Máu {before}→{after})") if d
-                else Text(f"{name} flips to the {en} side", f"{name} lật sang mặt {vi}"))
+        face = each_lang(side_name, side)
+        line = (Text(f"{name} flips to the {face['en']} side (HP {before}→{after})",
+                     f"{name} lật sang mặt {face['vi']} (Máu {before}→{after})") if d
+                else Text(f"{name} flips to the {face['en']} side", f"{name} lật sang mặt {face['vi']}"))
     elif k == "icon":
-        en, vi = icon_text(content, f, step.name, "en"), icon_text(content, f, step.name, "vi")
-        line = Text(f"{name}'s marker enters space {after}: {en}", f"dấu máu của {name} vào ô {after}: {vi}")
+        icon = each_lang(icon_text, content, f, step.name)
+        line = Text(f"{name}'s marker enters space {after}: {icon['en']}", f"dấu máu của {name} vào ô {after}: {icon['vi']}")
     elif k == "upkeep":
         t = content.tokens[step.name]
         line = tr("end of Turn: {name}'s {token_name} token acts", name=name, token_name=each_lang(token_name, t))
@@ -509,10 +517,26 @@ def step_text(content: Content, fighters: list[list[str]], step: Step) -> Text:
         line = tr("{name} is knocked out", name=name)
     else:
         raise ValueError(f"no words for the Turn step {k!r}")
-    return Text(sentence(line.en), sentence(line.vi))
+    return as_sentence(line)
+
+
+def as_sentence(line: Text) -> Text:
+    """``line`` as a sentence (capital first, full stop) in every language served: the
+    catalogs translate the line, ``sentence`` then shapes each language's words."""
+    return Text("{line}", args={"line": each_lang(_sentence_in, line)})
+
+
+def _sentence_in(line: Text, lang: str) -> str:
+    return sentence(line.get(lang))
+
+
+def join_texts(texts: list[Text], sep: str, lead: str, lang: str) -> str:
+    """Texts in one language, each after ``lead``, joined by ``sep`` (for ``each_lang``: a list
+    whose length the code decides is no catalog sentence, its items are)."""
+    return sep.join(lead + t.get(lang) for t in texts)
 
 
 __all__ = [
-    "ICON_LEGEND", "LANGS", "Voice", "act_words", "card_text", "condition", "flip_text", "icon_text",
-    "instant_text", "quantity", "segments_words", "sentence", "special_name", "step_text", "token_text",
+    "ICON_LEGEND", "LANGS", "Voice", "act_words", "as_sentence", "card_text", "condition", "flip_text", "icon_text",
+    "instant_text", "join_texts", "quantity", "segments_words", "sentence", "special_name", "step_text", "token_text",
 ]
