@@ -183,12 +183,12 @@ def _room_text(room: int, tile_id: str) -> Text:
 
 #: Compass directions in words (a map with north up), for labels in each language.
 COMPASS = {  # one catalog word per direction
-    "n": Text("north", "phía bắc"),
-    "ne": Text("north-east", "phía đông bắc"),
-    "se": Text("south-east", "phía đông nam"),
-    "s": Text("south", "phía nam"),
-    "sw": Text("south-west", "phía tây nam"),
-    "nw": Text("north-west", "phía tây bắc"),
+    "n": tr("north"),
+    "ne": tr("north-east"),
+    "se": tr("south-east"),
+    "s": tr("south"),
+    "sw": tr("south-west"),
+    "nw": tr("north-west"),
 }
 
 
@@ -213,14 +213,14 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         known = describe_room(s, room)
         if d:  # "room 4 (face down, south of you)": the room's words without their closing bracket
             opened = each_lang(_unclosed, known)
-            known = Text(f"{opened['en']}, {d.en} of you)", f"{opened['vi']}, {d.vi} của bạn)")
+            known = tr("{opened}, {d} of you)", opened=opened, d=d)
         return tr("Reveal {known} and enter it if you can", known=known)
     if k == "enter":
         rooms = [describe_room(s, int(str(x))) for x in args]
         path = rooms[0]
         for nxt in rooms[1:]:
-            path = Text(f"{path.en}, then {nxt.en}", f"{path.vi}, rồi {nxt.vi}")
-        return Text(f"Enter {path.en}", f"Vào {path.vi}")
+            path = tr("{path}, then {nxt}", path=path, nxt=nxt)
+        return tr("Enter {path}", path=path)
     if k == "hoard":
         h = c.hoard
         return tr("Fight the Grand Drink Guardian (level {level}, damage {damage}) for the win", level=h.level, damage=h.damage)
@@ -242,8 +242,8 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
             rooms = [room_label(int(str(x))) for x in args[1:]]  # room 0 is "the Starting Point"
             aimed = rooms[0]
             for nxt in rooms[1:]:
-                aimed = Text(f"{aimed.en} and {nxt.en}", f"{aimed.vi} và {nxt.vi}")
-            return Text(f"Play {card.name.en} on {aimed.en}", f"Dùng {card.name.vi} vào {aimed.vi}")
+                aimed = tr("{aimed} and {nxt}", aimed=aimed, nxt=nxt)
+            return tr("Play {name} on {aimed}", name=card.name, aimed=aimed)
         return tr("Play {name}", name=card.name)
     if k == "pass":
         if s.pending or s.phase == "window":
@@ -279,8 +279,7 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
         q, r = int(str(args[0])), int(str(args[1]))
         near = _placed_neighbour(s, (q, r))
         side = COMPASS.get(near[1]) or Text(near[1], literal={"en": near[1]})  # "?": no placed neighbour
-        return Text(f"Place the next room face down at {q},{r} ({side['en']} of {room_label(near[0]).en})",
-                    f"Đặt úp phòng tiếp theo tại {q},{r} ({side['vi']} của {room_label(near[0]).vi})")
+        return tr("Place the next room face down at {q},{r} ({side} of {room_label})", q=q, r=r, side=side, room_label=room_label(near[0]))
     return tr(k)
 
 
@@ -303,15 +302,12 @@ def _fail_invalid(s: BarcadiaState, text: str, legal: Sequence[Action]) -> Inval
     """"Cannot read": with examples that are legal now and name this game's players."""
     examples = each_lang(_examples, s, legal, "`", ", ", 4)
     return InvalidCommand(
-        Text(f"Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command, "
-             f"such as {examples['en']}, or a number from the menu.",
-             f"Không hiểu {text!r}: một dòng chỉ được tính khi cả dòng là lệnh. Hãy chỉ viết một lệnh, "
-             f"như {examples['vi']}, hoặc một số trong danh sách."),
+        tr("Cannot read {text!r}: a line counts only when the whole line is a command. Write just a command, such as {examples}, or a number from the menu.", text=text, examples=examples),
         _ex(s, legal))
 
 
 #: what an error message suggests when nothing else is legal
-PASS_EXAMPLE = Text("`pass`", "`bỏ qua`")
+PASS_EXAMPLE = tr("`pass`")
 
 
 def _examples(s: BarcadiaState, legal: Sequence[Action], quote: str, sep: str, limit: int, lang: str) -> str:
@@ -462,10 +458,8 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
     if len(candidates) > 1:
         options = [format_action(s, a) for a in candidates[:8]]
         written = each_lang(_commands, s, candidates[:8])
-        raise AmbiguousCommand(Text(f"{text!r} could mean several moves; nothing was done. Write one of: {written['en']}",
-                                    f"{text!r} có thể là nhiều nước đi; chưa làm gì cả. Hãy viết một trong: {written['vi']}"),
+        raise AmbiguousCommand(tr("{text!r} could mean several moves; nothing was done. Write one of: {written}", text=text, written=written),
                                options)
     examples = _ex(s, legal)
     written = each_lang(_examples, s, legal, "", "; ", len(examples))
-    raise IllegalCommand(Text(f"{text!r} is not possible now. You can write e.g.: {written['en']}",
-                              f"{text!r} không thực hiện được lúc này. Bạn có thể viết: {written['vi']}"), examples)
+    raise IllegalCommand(tr("{text!r} is not possible now. You can write e.g.: {written}", text=text, written=written), examples)

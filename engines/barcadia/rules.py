@@ -406,7 +406,7 @@ def boss_battle(s: BarcadiaState, seat: Seat, boss_player: Seat, room: int, ev: 
     say(ev, tr("{name} plays the {name2}.", name=name(s, boss_player), name2=tile.name))
     if contest(s, seat, boss_player, "Boss", ev):
         verdict = i18n.each_lang(_capitalised, outcome_words(s, seat, room, tile, True))  # per language's words
-        say(ev, Text(f"{verdict['en']}.", f"{verdict['vi']}."))
+        say(ev, tr("{verdict}.", verdict=verdict))
         win_room(s, seat, room, tile, ev, told=True)
         damage(s, boss_player, tile.damage, "Boss", ev)
     else:

@@ -26,19 +26,19 @@ from engines.barcadia.state import (
     UP,
     BarcadiaState,
 )
-from engines.contract import Seat, Text
+from engines.contract import Seat, Text, tr
 from engines.i18n import each_lang
 
 PENDING_TEXT = {  # one catalog message per decision (indexed ``[lang]``)
-    "teammate": Text("choose a teammate for the Team Battle", "chọn đồng đội cho Đội Chiến"),
-    "boss": Text("choose who plays the Boss", "chọn người đóng vai Trùm"),
-    "guardian": Text("fight the Guardian now or wait", "đấu Người Giữ Cửa ngay hay chờ"),
-    "overflow": Text("give up one of 4 Power-Ups", "bỏ một trong 4 Thẻ Tăng Cường"),
-    "stash": Text("choose the room for the Power-Up", "chọn phòng đặt Thẻ Tăng Cường"),
-    "death_drop": Text("choose the Power-Up left behind", "chọn Thẻ Tăng Cường để lại"),
-    "death_keep": Text("choose the one Loot card to keep", "chọn một thẻ Chiến Lợi Phẩm để giữ"),
+    "teammate": tr("choose a teammate for the Team Battle"),
+    "boss": tr("choose who plays the Boss"),
+    "guardian": tr("fight the Guardian now or wait"),
+    "overflow": tr("give up one of 4 Power-Ups"),
+    "stash": tr("choose the room for the Power-Up"),
+    "death_drop": tr("choose the Power-Up left behind"),
+    "death_keep": tr("choose the one Loot card to keep"),
 }
-PENDING_OTHER = Text("decide", "quyết định")
+PENDING_OTHER = tr("decide")
 SECRET_STEPS = (PHASE_WINDOW, PHASE_CHARACTERS)  # the phases whose choices are secret until all have chosen
 KIND_LETTER = {"monster": "M", "team": "T", "boss": "B", "reward": "R", "portal": "P", "hoard": "H"}
 
@@ -152,9 +152,9 @@ def _ranking_words(ranked: list[tuple[str, int, int]], lang: str) -> str:
     for k, (who, pus, hp) in enumerate(ranked):
         place = k + 1
         if pus == 1:
-            places.append(Text(f"{place}. {who} ({pus} Power-Up, {hp} HP)", f"{place}. {who} ({pus} Thẻ Tăng Cường, {hp} HP)")[lang])
+            places.append(tr("{place}. {who} ({pus} Power-Up, {hp} HP)", place=place, who=who, pus=pus, hp=hp)[lang])
         else:
-            places.append(Text(f"{place}. {who} ({pus} Power-Ups, {hp} HP)", f"{place}. {who} ({pus} Thẻ Tăng Cường, {hp} HP)")[lang])
+            places.append(tr("{place}. {who} ({pus} Power-Ups, {hp} HP)", place=place, who=who, pus=pus, hp=hp)[lang])
     return "; ".join(places)
 
 
@@ -213,89 +213,76 @@ def board_lines(view: Mapping[str, Any], lang: str) -> list[str]:
     lines: list[str] = []
     if view["winner"] >= 0:
         winner = names[view["winner"]]
-        lines.append(Text(f"Winner: {winner}", f"Người thắng: {winner}")[lang])
+        lines.append(tr("Winner: {winner}", winner=winner)[lang])
     elif view["phase"] == PHASE_CHARACTERS:  # characters come first, then the dungeon is built
-        lines.append(Text("Choosing characters: everyone chooses in secret, all at once; if two players want the "
-                            "same character, the one who chose first gets it.", "Chọn nhân vật: mỗi người chọn bí mật, cùng lúc; nếu hai người chọn trùng, người chọn "
-                            "trước được nhận.")[lang])
+        lines.append(tr("Choosing characters: everyone chooses in secret, all at once; if two players want the same character, the one who chose first gets it.")[lang])
         for cid in view["characters_left"]:
             lines.append(f"  {_t(cards[cid]['name'], lang)}: {_t(cards[cid]['text'], lang)}")
     elif view["placing"]:
         pl = view["placing"]
         placer, left = names[pl["next"]], pl["left"]
-        lines.append(Text(f"Building the dungeon: {placer} places the next room ({left} face-down "
-                            "rooms left); write place q,r", f"Xây hầm ngục: {placer} đặt phòng tiếp theo (còn {left} phòng úp); "
-                            "viết xây q,r")[lang])
+        lines.append(tr("Building the dungeon: {placer} places the next room ({left} face-down rooms left); write place q,r", placer=placer, left=left)[lang])
     elif view["phase"] == "over" and view.get("ranking"):
         players = view["players"]
         ranked = ranking_text([(names[p], len(players[p]["powerups"]), players[p]["hp"]) for p in view["ranking"]])
         limit = view["turn_limit"]
-        lines.append(Text(f"The turn limit ({limit}) ended the game. Ranking by Power-Ups, then HP: {ranked.en}", f"Hết giới hạn {limit} lượt. Xếp hạng theo Thẻ Tăng Cường, rồi HP: {ranked.vi}")[lang])
+        lines.append(tr("The turn limit ({limit}) ended the game. Ranking by Power-Ups, then HP: {ranked}", limit=limit, ranked=ranked)[lang])
     elif view["phase"] == "over":
-        lines.append(Text("The game is over; nobody won.", "Trò chơi kết thúc, không ai thắng.")[lang])
+        lines.append(tr("The game is over; nobody won.")[lang])
     else:
         round_no, turn_of = view["round"], names[view["turn_seat"]]
         if view["phase"] == PHASE_WINDOW:  # between turns
-            lines.append(Text(f"Round {round_no} — between turns, after {turn_of}'s turn", f"Vòng {round_no} — giữa lượt, sau lượt của {turn_of}")[lang])
+            lines.append(tr("Round {round_no} — between turns, after {turn_of}'s turn", round_no=round_no, turn_of=turn_of)[lang])
         else:
-            lines.append(Text(f"Round {round_no} — turn of {turn_of}", f"Vòng {round_no} — lượt của {turn_of}")[lang])
+            lines.append(tr("Round {round_no} — turn of {turn_of}", round_no=round_no, turn_of=turn_of)[lang])
     lines.append("")
-    lines.append(Text("Dungeon map:", "Bản đồ hầm ngục:")[lang])
+    lines.append(tr("Dungeon map:")[lang])
     lines += ["  " + x for x in view["map"]]
-    lines.append(Text("Key: 12M = room 12, kind M (? face down, M Monster, T Team Battle, B Boss, R Reward, P Portal, "
-                        "H Drink Hoard; lower case = seen, face down again); (1) = player 1 is there; ^ traps; "
-                        "+ a dropped Power-Up; SP = the Starting Point", "Chú thích: 12M = phòng 12, loại M (? úp chưa biết, M Quái Vật, T Đội Chiến, B Trùm, R Phần Thưởng, "
-                        "P Cổng, H Kho Báu; chữ thường = đã thấy, nay úp lại); (1) = người chơi số 1 ở đó; ^ có bẫy; "
-                        "+ có Thẻ Tăng Cường bị bỏ lại; SP = Điểm Xuất Phát")[lang])
+    lines.append(tr("Key: 12M = room 12, kind M (? face down, M Monster, T Team Battle, B Boss, R Reward, P Portal, H Drink Hoard; lower case = seen, face down again); (1) = player 1 is there; ^ traps; + a dropped Power-Up; SP = the Starting Point")[lang])
     lines.append("")
     for p in view["players"]:
         pus = ", ".join(_t(cards[x]["name"], lang) for x in p["powerups"]) or "-"
         room_no = p["room"]
-        if room_no == 0:
-            room = Text("the Starting Point", "Điểm Xuất Phát")[lang]
-        else:
-            room = Text(f"room {room_no}", f"phòng {room_no}")[lang]
+        room = tr("the Starting Point")[lang] if room_no == 0 else tr("room {room_no}", room_no=room_no)[lang]
         char = f" [{_t(cards[p['character']]['name'], lang)}]" if p.get("character") else ""
         loot = p["loot"]
         if loot == 1:
-            held = Text(f"{loot} Loot card, Power-Ups: {pus}", f"{loot} thẻ Chiến Lợi Phẩm, Thẻ Tăng Cường: {pus}")[lang]
+            held = tr("{loot} Loot card, Power-Ups: {pus}", loot=loot, pus=pus)[lang]
         else:
-            held = Text(f"{loot} Loot cards, Power-Ups: {pus}", f"{loot} thẻ Chiến Lợi Phẩm, Thẻ Tăng Cường: {pus}")[lang]
+            held = tr("{loot} Loot cards, Power-Ups: {pus}", loot=loot, pus=pus)[lang]
         lines.append(f"  ({p['seat'] + 1}) {p['name']}{char}: {p['hp']} HP, {room}, " + held)
     notes = []
     for room in view["rooms"]:
         room_no = room["n"]
-        at = Text(f"room {room_no}", f"phòng {room_no}")[lang]
+        at = tr("room {room_no}", room_no=room_no)[lang]
         if room.get("traps"):
             k = room["traps"]
             if k == 1:
-                notes.append(Text(f"{at}: {k} trap", f"{at}: {k} bẫy")[lang])
+                notes.append(tr("{at}: {k} trap", at=at, k=k)[lang])
             else:
-                notes.append(Text(f"{at}: {k} traps", f"{at}: {k} bẫy")[lang])
+                notes.append(tr("{at}: {k} traps", at=at, k=k)[lang])
         if room.get("drops"):
             notes.append(f"{at}: " + ", ".join(_t(cards[d]["name"], lang) for d in room["drops"]))
         if room.get("kind") in ("monster", "team", "boss") and not room.get("beaten") and room["n"]:
             tile = view["tiles"][room["tile"]]
             level, damage = tile["level"], tile["damage"]
             if level:
-                stats = Text(f"level {level}, {damage} damage", f"cấp {level}, sát thương {damage}")[lang]
+                stats = tr("level {level}, {damage} damage", level=level, damage=damage)[lang]
             else:
-                stats = Text(f"{damage} damage", f"sát thương {damage}")[lang]
+                stats = tr("{damage} damage", damage=damage)[lang]
             notes.append(f"{at} {_t(tile['name'], lang)} ({stats})")
     if notes:
         noted = "; ".join(notes)
-        lines.append(Text(f"Notes: {noted}", f"Ghi chú: {noted}")[lang])
+        lines.append(tr("Notes: {noted}", noted=noted)[lang])
     if view.get("house_rule"):
         hr = cards[view["house_rule"]]
         rule, rule_text = _t(hr["name"], lang), _t(hr["text"], lang)
-        lines.append(Text(f"House Rule: {rule} — {rule_text}", f"Luật Nhà: {rule} — {rule_text}")[lang])
+        lines.append(tr("House Rule: {rule} — {rule_text}", rule=rule, rule_text=rule_text)[lang])
     g = view["guardian"]
     d = view["decks"]
     level, damage = g["level"], g["damage"]
     loot_left, powerups_left, traps_left = d["loot"], d["powerups"], d["traps_left"]
-    lines.append(Text(f"Guardian: level {level}, {damage} damage. Left: {loot_left} Loot cards, "
-                        f"{powerups_left} Power-Ups, {traps_left} trap tokens.", f"Người Giữ Cửa: cấp {level}, sát thương {damage}. Còn {loot_left} thẻ Chiến Lợi Phẩm, "
-                        f"{powerups_left} Thẻ Tăng Cường, {traps_left} cạm bẫy.")[lang])
+    lines.append(tr("Guardian: level {level}, {damage} damage. Left: {loot_left} Loot cards, {powerups_left} Power-Ups, {traps_left} trap tokens.", level=level, damage=damage, loot_left=loot_left, powerups_left=powerups_left, traps_left=traps_left)[lang])
     _BOARD_CACHE[:] = [*_BOARD_CACHE[-5:], (view["players"], lang, lines)]
     return lines
 
@@ -306,9 +293,9 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     lines = list(board_lines(view, lang))
     if view["hand"] is not None:
         lines.append("")
-        lines.append(Text("Your hand:", "Thẻ trên tay bạn:")[lang])
-        timings = {"between": Text("between turns", "giữa lượt")[lang],
-                   "turn": Text("your turn", "trong lượt")[lang]}
+        lines.append(tr("Your hand:")[lang])
+        timings = {"between": tr("between turns")[lang],
+                   "turn": tr("your turn")[lang]}
         for cid in sorted(set(view["hand"]), key=view["hand"].index):  # a card held twice is told once, "×2"
             card = cards[cid]
             many = view["hand"].count(cid)
@@ -320,34 +307,34 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         mine = [*me["powerups"], *([me["character"]] if me.get("character") else [])]
         if mine:
             if me.get("character"):
-                title = Text("Your Power-Ups and Signature Move:", "Thẻ Tăng Cường và chiêu của bạn:")[lang]
+                title = tr("Your Power-Ups and Signature Move:")[lang]
             else:
-                title = Text("Your Power-Ups:", "Thẻ Tăng Cường của bạn:")[lang]
+                title = tr("Your Power-Ups:")[lang]
             lines.append(title)
             lines += [f"  {_t(cards[x]['name'], lang)}: {_t(cards[x]['text'], lang)}" for x in mine]
     if view["pending"]:
         p = view["pending"][0]
         what = PENDING_TEXT.get(p["kind"], PENDING_OTHER)[lang]
         if p["seat"] == view["you"]:
-            lines.append(Text(f"You must {what}.", f"Bạn cần {what}.")[lang])
+            lines.append(tr("You must {what}.", what=what)[lang])
         else:
             waited = names[p["seat"]]
-            lines.append(Text(f"Waiting for {waited}: {what}", f"Đang chờ {waited}: {what}")[lang])
+            lines.append(tr("Waiting for {waited}: {what}", waited=waited, what=what)[lang])
     elif view["phase"] == "turn":
         lines.append(turn_left(view["turn"], lang))
     w = view["window"]
     if w["asked"]:
         waiting = ", ".join(names[x] for x in w["asked"] if x not in w["chosen_by"])
         if view["phase"] == PHASE_CHARACTERS:
-            lines.append(Text(f"Waiting for a character choice from: {waiting}", f"Đang chờ chọn nhân vật: {waiting}")[lang])
+            lines.append(tr("Waiting for a character choice from: {waiting}", waiting=waiting)[lang])
         else:
-            lines.append(Text(f"Between turns, waiting for: {waiting}", f"Giữa lượt, đang chờ: {waiting}")[lang])
+            lines.append(tr("Between turns, waiting for: {waiting}", waiting=waiting)[lang])
         if w.get("my_choice"):
             chosen = choice_text(view, w["my_choice"], lang)
-            lines.append(Text(f"Your choice: {chosen}", f"Lựa chọn của bạn: {chosen}")[lang])
+            lines.append(tr("Your choice: {chosen}", chosen=chosen)[lang])
     lines.append("")
     if view["phase"] == PHASE_CHARACTERS:
-        lines.append(Text("Commands: character knight (or just the name: knight), or a number from the menu", "Lệnh: chọn hiệp sĩ (hoặc chỉ tên nhân vật), hoặc một số trong danh sách")[lang])
+        lines.append(tr("Commands: character knight (or just the name: knight), or a number from the menu")[lang])
         return "\n".join(lines)
     lines.append(command_help(view, lang))
     return "\n".join(lines)
@@ -358,27 +345,27 @@ def turn_left(t: Mapping[str, Any], lang: str) -> str:
     parts = []
     a = t["actions"]
     if a == 1:
-        parts.append(Text(f"{a} action", f"{a} hành động")[lang])
+        parts.append(tr("{a} action", a=a)[lang])
     elif a:
-        parts.append(Text(f"{a} actions", f"{a} hành động")[lang])
+        parts.append(tr("{a} actions", a=a)[lang])
     if t["duels"] and not t["acted"]:
         k = t["duels"]
         if k == 1:
-            parts.append(Text(f"{k} duel (before your action)", f"{k} lần đấu tay đôi (trước hành động)")[lang])
+            parts.append(tr("{k} duel (before your action)", k=k)[lang])
         else:
-            parts.append(Text(f"{k} duels (before your action)", f"{k} lần đấu tay đôi (trước hành động)")[lang])
+            parts.append(tr("{k} duels (before your action)", k=k)[lang])
     if t["teleports"]:
         k = t["teleports"]
         if k == 1:
-            parts.append(Text(f"{k} teleport", f"{k} lần dịch chuyển")[lang])
+            parts.append(tr("{k} teleport", k=k)[lang])
         else:
-            parts.append(Text(f"{k} teleports", f"{k} lần dịch chuyển")[lang])
+            parts.append(tr("{k} teleports", k=k)[lang])
     if not parts:
-        return Text("No action left this turn.", "Lượt này bạn đã hết hành động.")[lang]
+        return tr("No action left this turn.")[lang]
     listed = ", ".join(parts)
     if a:
-        return Text(f"Left this turn: {listed}.", f"Lượt này bạn còn: {listed}.")[lang]
-    return Text(f"Left this turn: {listed} (no action left).", f"Lượt này bạn còn: {listed} (đã hết hành động).")[lang]
+        return tr("Left this turn: {listed}.", listed=listed)[lang]
+    return tr("Left this turn: {listed} (no action left).", listed=listed)[lang]
 
 
 def command_help(view: Mapping[str, Any], lang: str) -> str:
@@ -391,20 +378,16 @@ def command_help(view: Mapping[str, Any], lang: str) -> str:
     hand = view.get("hand") or []
     card = hand[0] if hand else "dash"
     card_word = _t(view["cards"][card]["name"], lang).lower() if card in view["cards"] else card  # a name parses too
-    return Text(f"Commands (or reply with a menu number): reveal 12 | enter 3 7 (or by direction: enter n nw) | portal 7 | "
-                  f"hoard | duel {other} | play {card_word} | trap 12 | pass | autopass; when asked: team {other} | "
-                  f"boss {other} | hoard / wait | put 12", f"Lệnh (hoặc trả lời bằng một số trong danh sách): lật 12 | vào 3 7 (hoặc theo hướng: vào bắc tây-bắc) | "
-                  f"cổng 7 | kho | đấu {other} | dùng {card_word} | bẫy 12 | bỏ qua | tự bỏ qua; khi được hỏi: "
-                  f"đồng đội {other} | trùm {other} | kho / chờ | đặt 12. Lệnh tiếng Anh cũng được.")[lang]
+    return tr("Commands (or reply with a menu number): reveal 12 | enter 3 7 (or by direction: enter n nw) | portal 7 | hoard | duel {other} | play {card_word} | trap 12 | pass | autopass; when asked: team {other} | boss {other} | hoard / wait | put 12", other=other, card_word=card_word)[lang]
 
 
 def choice_text(view: Mapping[str, Any], choice: list[Any], lang: str) -> str:
     """A recorded secret choice (an action as JSON) in words: "Thirst Aid", "Sloppy on Chi", "pass"."""
     kind, args = choice[0], choice[1:]
     if kind == "pass":
-        return Text("pass", "bỏ qua")[lang]
+        return tr("pass")[lang]
     if kind == "autopass":
-        return Text("pass, and auto-pass from now on", "bỏ qua, bật tự bỏ qua")[lang]
+        return tr("pass, and auto-pass from now on")[lang]
     cards = view["cards"]
     if kind in ("play", "character") and args and args[0] in cards:
         text = _t(cards[args[0]]["name"], lang)
@@ -412,8 +395,8 @@ def choice_text(view: Mapping[str, Any], choice: list[Any], lang: str) -> str:
             kinds = content().loot[args[0]].effect.kind if args[0] in content().loot else ""
             names = [p["name"] for p in view["players"]]
             targets = [names[int(room_no)] if kinds in ("damage_player", "steal_loot") else
-                       Text(f"room {room_no}", f"phòng {room_no}")[lang] for room_no in args[1:]]
+                       tr("room {room_no}", room_no=room_no)[lang] for room_no in args[1:]]
             aimed = ", ".join(targets)
-            text = Text(f"{text} on {aimed}", f"{text} lên {aimed}")[lang]
+            text = tr("{text} on {aimed}", text=text, aimed=aimed)[lang]
         return text
     return " ".join(str(x) for x in choice)

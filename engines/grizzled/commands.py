@@ -190,20 +190,15 @@ def intensity_error(state: GrizzledState, n: int) -> Text:
     """Why Intensity ``n`` is refused, and which Intensities are possible (GR-20, GR-21)."""
     lo, hi = rules.min_intensity(state), rules.max_intensity(state)
     if lo == hi:
-        may = Text(f"The only possible Intensity is {lo}.", f"Cường độ duy nhất có thể chọn là {lo}.")
+        may = tr("The only possible Intensity is {lo}.", lo=lo)
     else:
-        may = Text(f"Choose an Intensity from {lo} to {hi}.", f"Hãy chọn Cường độ từ {lo} đến {hi}.")
+        may = tr("Choose an Intensity from {lo} to {hi}.", lo=lo, hi=hi)
     if n > hi:
         pile = len(state.trials)
-        return Text(f"Intensity {n} is not possible: the Trials pile holds {pile} card(s), and Intensity {hi} "
-                    f"already deals them all. {may.en}",
-                    f"Không thể chọn Cường độ {n}: chồng Thử thách chỉ còn {pile} lá, Cường độ {hi} đã chia hết. "
-                    f"{may.vi}")
+        return tr("Intensity {n} is not possible: the Trials pile holds {pile} card(s), and Intensity {hi} already deals them all. {may}", n=n, pile=pile, hi=hi, may=may)
     if state.mission == 1:
-        return Text(f"Intensity {n} is not possible: the first Mission's Intensity is at least {lo}. {may.en}",
-                    f"Không thể chọn Cường độ {n}: Nhiệm vụ đầu tiên có Cường độ ít nhất là {lo}. {may.vi}")
-    return Text(f"Intensity {n} is not possible: the Intensity is at least {lo}. {may.en}",
-                f"Không thể chọn Cường độ {n}: Cường độ ít nhất là {lo}. {may.vi}")
+        return tr("Intensity {n} is not possible: the first Mission's Intensity is at least {lo}. {may}", n=n, lo=lo, may=may)
+    return tr("Intensity {n} is not possible: the Intensity is at least {lo}. {may}", n=n, lo=lo, may=may)
 
 
 def label(state: GrizzledState, seat: int, action: Action) -> Text:
@@ -249,8 +244,8 @@ def label(state: GrizzledState, seat: int, action: Action) -> Text:
     if k == "remove":
         knocks = _face(str(a[0]))
         for x in a[1:]:
-            knocks = Text(f"{knocks.en} and {_face(str(x)).en}", f"{knocks.vi} và {_face(str(x)).vi}")
-        return Text(f"remove your Hard Knock(s): {knocks.en}", f"loại bỏ Hard Knock: {knocks.vi}")
+            knocks = tr("{knocks} and {face}", knocks=knocks, face=_face(str(x)))
+        return tr("remove your Hard Knock(s): {knocks}", knocks=knocks)
     if k == "recover":
         return tr("turn your Grizzled card back to the lucky charm")
     return tr("decline the help")
@@ -359,6 +354,5 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
         raise AmbiguousCommand(tr("That fits several choices; write one of these in full."),
                                [format_action(a) for a in wider])
     written = dict(en=", ".join(examples), vi=", ".join(examples_vi))  # commands exist in English and Vietnamese
-    raise IllegalCommand(Text(f"`{text.strip()}` is not possible now. You may write: {written['en']}.",
-                              f"`{text.strip()}` không thực hiện được lúc này. Bạn có thể viết: {written['vi']}."),
+    raise IllegalCommand(tr("`{strip}` is not possible now. You may write: {written}.", strip=text.strip(), written=written),
                          examples)

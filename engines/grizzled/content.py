@@ -139,7 +139,7 @@ class Content:
                            literal={lang: " + ".join(self.threat_name(t).get(lang) for t in card.threats)
                                     for lang in i18n.languages()})  # names joined by a sign, in every language
             if card.trap:
-                return Text(f"{threats.en} (trap)", f"{threats.vi} (bẫy)")
+                return tr("{threats} (trap)", threats=threats)
             return threats
         if card.kind == "hard_knock":
             assert card.knock is not None

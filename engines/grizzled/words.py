@@ -153,8 +153,8 @@ def card_effect(card: Card) -> Text:
     if card.kind == "threat":
         threats = c.threat_name(card.threats[0])
         for t in card.threats[1:]:
-            threats = Text(f"{threats.en} and {c.threat_name(t).en}", f"{threats.vi} và {c.threat_name(t).vi}")
-        what = Text(f"goes to No Man's Land showing {threats.en}", f"vào No Man's Land với {threats.vi}")
+            threats = tr("{threats} and {threat_name}", threats=threats, threat_name=c.threat_name(t))
+        what = tr("goes to No Man's Land showing {threats}", threats=threats)
         if card.trap:
             return tr("{what}; a Trap: the top Trial card is then played too", what=what)
         return what

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.contract import Text
+from engines.contract import tr
 from engines.tac import rules
 from engines.tac.rules import HOME_SIZE, RING_SIZE, START_SPACING
 
@@ -48,7 +48,7 @@ MARBLE_NAMES: tuple[str, ...] = tuple(f"{LETTERS[m // 4]}{m % 4 + 1}" for m in r
 def field_name(marble: int, p: int, lang: str = "en") -> str:
     """``15``, ``AH2`` or the waiting area, as shown in move descriptions."""
     if p == WAIT:
-        return Text("waiting", "chờ")[lang]
+        return tr("waiting")[lang]
     if p >= HOME:
         return f"{LETTERS[owner(marble)].upper()}H{p - HOME + 1}"
     return str(p)

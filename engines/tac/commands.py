@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Text, tr
+from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, tr
 from engines.tac.board import HOME
 from engines.tac.content import CARD_WORDS, fold
 from engines.tac.plays import MARBLE_BY_NAME, Uses
@@ -201,14 +201,8 @@ def read(text: str) -> Reading:
     if unknown:
         bad, whole = " ".join(unknown), text.strip()
         if fold(whole) == bad:
-            raise InvalidCommand(Text(f"Cannot read {bad!r}: a line counts only when the whole line is a "
-                                      "command, so write just the move.",
-                                      f"Không hiểu {bad!r}: một dòng chỉ được tính khi cả dòng là lệnh, "
-                                      "hãy chỉ viết nước đi."))
-        raise InvalidCommand(Text(f"Cannot read {bad!r} in {whole!r}: a line counts only when the whole line is a "
-                                  "command, so write just the move.",
-                                  f"Không hiểu {bad!r} trong {whole!r}: một dòng chỉ được tính khi cả dòng là lệnh, "
-                                  "hãy chỉ viết nước đi."))
+            raise InvalidCommand(tr("Cannot read {bad!r}: a line counts only when the whole line is a command, so write just the move.", bad=bad))
+        raise InvalidCommand(tr("Cannot read {bad!r} in {whole!r}: a line counts only when the whole line is a command, so write just the move.", bad=bad, whole=whole))
     return r
 
 
@@ -270,19 +264,14 @@ def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str],
     what = text.strip()
     tried = in_words(examples(cmds), examples(cmds_vi or cmds))
     if r.card is not None and r.verb is None and r.card not in hand_words:
-        return IllegalCommand(Text(f"You read as playing {r.card!r}, but you have no such card to play now. "
-                                   f"Try: {tried['en']}.",
-                                   f"Đọc được lá {r.card!r}, nhưng bạn không có lá đó để đánh lúc này. "
-                                   f"Thử: {tried['vi']}."), examples(cmds))
-    return IllegalCommand(Text(f"{what!r} is not a legal move now. Legal moves include: {tried['en']}.",
-                               f"{what!r} không hợp lệ lúc này. Các nước hợp lệ: {tried['vi']}."),
+        return IllegalCommand(tr("You read as playing {card!r}, but you have no such card to play now. Try: {tried}.", card=r.card, tried=tried), examples(cmds))
+    return IllegalCommand(tr("{what!r} is not a legal move now. Legal moves include: {tried}.", what=what, tried=tried),
                           examples(cmds))
 
 
 def refuse_many(text: str, options: list[str], options_vi: list[str] | None = None) -> AmbiguousCommand:
     fits = in_words(options[:8], (options_vi or options)[:8])
-    return AmbiguousCommand(Text(f"{text.strip()!r} fits several moves; write one of: {fits['en']}.",
-                                 f"{text.strip()!r} ứng với nhiều nước; hãy viết một trong: {fits['vi']}."),
+    return AmbiguousCommand(tr("{strip!r} fits several moves; write one of: {fits}.", strip=text.strip(), fits=fits),
                             options[:8])
 
 

@@ -43,14 +43,13 @@ def deal(state: TacState) -> list[Event]:
     state.skipped = False
     state.turn = (state.dealer + 1) % 4
     state.step_version = state.version
-    announced = [Text(f"{state.players[p]}: I can", f"{state.players[p]}: Tôi có thể") if state.can[p] else
-                 Text(f"{state.players[p]}: I cannot", f"{state.players[p]}: Tôi không thể")
+    announced = [tr("{players}: I can", players=state.players[p]) if state.can[p] else
+                 tr("{players}: I cannot", players=state.players[p])
                  for p in range(4)]
     said = each_lang(_joined, announced)
     dealer = state.players[state.dealer]
     return [
-        Event(Text(f"Deal {state.deals}: {dealer} deals {per} cards each. Announcements: {said['en']}.",
-                   f"Ván chia {state.deals}: {dealer} chia mỗi người {per} lá. Thông báo: {said['vi']}.")),
+        Event(tr("Deal {deals}: {dealer} deals {per} cards each. Announcements: {said}.", deals=state.deals, dealer=dealer, per=per, said=said)),
         Event(tr("Each player now gives one card face down to their partner (`give N`).")),
     ]
 

@@ -25,7 +25,6 @@ from engines.contract import (
     Option,
     Outcome,
     Seat,
-    Text,
     tr,
 )
 from engines.rng import Rng
@@ -149,23 +148,19 @@ class TacEngine(Engine[TacState]):
         shown = notation.in_words(commands[:4], vi[:4])
         if not text.strip():
             if not menu:
-                raise InvalidCommand(Text("Empty command. Write e.g. give 12.", "Lệnh trống. Hãy viết ví dụ cho 12."),
+                raise InvalidCommand(tr("Empty command. Write e.g. give 12."),
                                      commands[:6])
-            raise InvalidCommand(Text(f"Empty command. Write e.g. {shown['en']}.", f"Lệnh trống. Hãy viết ví dụ {shown['vi']}."),
+            raise InvalidCommand(tr("Empty command. Write e.g. {shown}.", shown=shown),
                                  commands[:6])
         try:
             reading = notation.read(text)
         except InvalidCommand as err:
-            raise InvalidCommand(Text(f"{err.message.en} Write e.g. {shown['en']}.",
-                                      f"{err.message.vi} Hãy viết ví dụ {shown['vi']}."),
+            raise InvalidCommand(tr("{message} Write e.g. {shown}.", message=err.message, shown=shown),
                                  commands[:6]) from None
         if not legal:
             raise IllegalCommand(tr("It is not your turn to act."))
         if not (reading.card or reading.verb or reading.marbles or reading.skip or reading.start):
-            raise InvalidCommand(Text(f"Cannot find a card or a move in {text.strip()!r}. Write e.g. "
-                                    f"{shown['en']}.",
-                                    f"Không tìm thấy lá bài hay nước đi trong {text.strip()!r}. Hãy viết ví dụ "
-                                    f"{shown['vi']}."), commands[:6])
+            raise InvalidCommand(tr("Cannot find a card or a move in {strip!r}. Write e.g. {shown}.", strip=text.strip(), shown=shown), commands[:6])
         if reading.card == "7" and reading.verb is None and reading.parts and any(
             a.kind == "seven" for a in legal
         ):

@@ -52,18 +52,18 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
         return tr("8: {nxt} skips their turn", nxt=nxt)
     card = action_card(action)
     if after is None:
-        return Text(f"play {cardlib.name(card)}", f"đánh lá {cardlib.name(card, 'vi')}")
+        return tr("play {name}", name=each_lang(cardlib.name, card))
     moved, knocked = changes(before, after)
     moves = each_lang(_moves, before, after)
     if kind in ("open",) or (kind == "angel" and action.args[:1] == ("start",)):
-        said = Text(f"{cardlib.name(card)}: open, {moves['en']}", f"{cardlib.name(card, 'vi')}: mở, {moves['vi']}")
+        said = tr("{name}: open, {moves}", moves=moves, name=each_lang(cardlib.name, card))
     elif moved:
-        said = Text(f"{cardlib.name(card)}: {moves['en']}", f"{cardlib.name(card, 'vi')}: {moves['vi']}")
+        said = tr("{name}: {moves}", moves=moves, name=each_lang(cardlib.name, card))
     else:
-        said = Text(f"{cardlib.name(card)}: no marble moves", f"{cardlib.name(card, 'vi')}: không bi nào di chuyển")
+        said = tr("{name}: no marble moves", name=each_lang(cardlib.name, card))
     if knocked:
         hit = ", ".join(knocked)
-        said = Text(f"{said['en']} (knocks {hit})", f"{said['vi']} (đánh về {hit})")
+        said = tr("{said} (knocks {hit})", said=said, hit=hit)
     return said
 
 

@@ -96,30 +96,7 @@ def _cards(cards: list[str], lang: str) -> str:
     return ", ".join(cardlib.name(c, lang) for c in cards) or _t(lang, tr("(none)"))
 
 
-HELP = Text("""How to write a move (reply with a menu number, or write it):
-  13 start     open: a waiting marble onto your start field
-  5 b1         move marble b1 five fields;  4 back a2: four back
-  5 a1 h2      name the end field when a marble may enter its home
-               or stay on the ring (5 a1 2)
-  7 a1:4 c2:3  split a 7 as marble:steps, in order; add >h1 when a
-               part ends in the home (also: 7 a4 c3 = colour + steps)
-  8 skip       the next player skips;  trick a1 d2: swap two marbles
-  tac | discard 9 | give 12 | angel start | devil | fool | warrior a1
-Marbles: colour letter + number. a1..a4 belong to the first seat (a),
-b.. to the second, c.. to the third, d.. to the fourth. Ring fields
-are 0-63 clockwise; AH1..AH4 is a's home, H1 at the entrance.""", """Cách viết nước đi (trả lời bằng số trong danh sách, hoặc viết lệnh):
-  13 mở        mở: đưa một bi từ vùng chờ lên ô xuất phát
-  5 b1         đi bi b1 năm ô;  4 lùi a2: lùi bốn ô
-  5 a1 h2      ghi ô đến khi bi có thể vào nhà hoặc ở lại vòng
-               (5 a1 2)
-  7 a1:4 c2:3  chia lá 7 thành bi:số bước, theo thứ tự; thêm >h1 khi
-               phần đó kết thúc trong nhà (hoặc 7 a4 c3 = màu + bước)
-  8 bỏ lượt    người kế tiếp mất lượt;  đổi chỗ a1 d2: đổi chỗ hai bi
-  tac | bỏ 9 | cho 12 | thiên thần mở | ác quỷ | gã khờ | chiến binh a1
-  (lệnh tiếng Anh như 13 start, give 12 cũng được)
-Bi: chữ màu + số. a1..a4 của người ngồi thứ nhất (a), b.. người thứ
-hai, c.. người thứ ba, d.. người thứ tư. Ô trên vòng đánh số 0-63
-theo chiều kim đồng hồ; AH1..AH4 là nhà của a, H1 ở lối vào.""")
+HELP = tr("How to write a move (reply with a menu number, or write it):\n  13 start     open: a waiting marble onto your start field\n  5 b1         move marble b1 five fields;  4 back a2: four back\n  5 a1 h2      name the end field when a marble may enter its home\n               or stay on the ring (5 a1 2)\n  7 a1:4 c2:3  split a 7 as marble:steps, in order; add >h1 when a\n               part ends in the home (also: 7 a4 c3 = colour + steps)\n  8 skip       the next player skips;  trick a1 d2: swap two marbles\n  tac | discard 9 | give 12 | angel start | devil | fool | warrior a1\nMarbles: colour letter + number. a1..a4 belong to the first seat (a),\nb.. to the second, c.. to the third, d.. to the fourth. Ring fields\nare 0-63 clockwise; AH1..AH4 is a's home, H1 at the entrance.")
 
 
 def render(view_: Mapping[str, Any], lang: str) -> str:

@@ -149,13 +149,10 @@ def label(content: Content, s: TTState, seat: int, action: Action) -> Text:
     pos = _int(a[1])
     rest = ", ".join(content.cards[drawn[_int(i) - 1]].name for i in a[2:4])
     if pos == 0:
-        return Text(f"add {card.name} on top of your Fight Deck; bottom: {rest}",
-                    f"thêm {card.name} trên cùng Bộ bài Chiến đấu; xuống đáy: {rest}")
+        return tr("add {name} on top of your Fight Deck; bottom: {rest}", name=card.name, rest=rest)
     if pos == n:
-        return Text(f"add {card.name} at the bottom of your Fight Deck; bottom: {rest}",
-                    f"thêm {card.name} dưới cùng Bộ bài Chiến đấu; xuống đáy: {rest}")
-    return Text(f"add {card.name} after card {pos} of your Fight Deck; bottom: {rest}",
-                f"thêm {card.name} sau thẻ {pos} Bộ bài Chiến đấu; xuống đáy: {rest}")
+        return tr("add {name} at the bottom of your Fight Deck; bottom: {rest}", name=card.name, rest=rest)
+    return tr("add {name} after card {pos} of your Fight Deck; bottom: {rest}", name=card.name, pos=pos, rest=rest)
 
 
 def choices(content: Content, s: TTState, seat: int, actions: list[Action]) -> list[Choice]:

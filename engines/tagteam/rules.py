@@ -189,13 +189,13 @@ def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
         cid = cids[t]
         player = s.players[t]
         if cid is None:
-            shown.append(Text(f"{player} has no card left", f"{player} hết bài"))
+            shown.append(tr("{player} has no card left", player=player))
         elif report.cancelled[t]:
             label = card_label(content, cid)
-            shown.append(Text(f"{player} reveals {label} (cancelled)", f"{player} lật {label} (bị hủy)"))
+            shown.append(tr("{player} reveals {label} (cancelled)", player=player, label=label))
         else:
             label = card_label(content, cid)
-            shown.append(Text(f"{player} reveals {label}", f"{player} lật {label}"))
+            shown.append(tr("{player} reveals {label}", player=player, label=label))
     moves = [
         f"{fighter_name(content, f.id)} {before[t][i]}→{f.hp}"
         for t, team in enumerate(s.teams) for i, f in enumerate(team) if before[t][i] != f.hp
@@ -205,10 +205,8 @@ def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
     steps = [step_lines(content, s, step) for step in report.steps if not is_revert(step)]
     log = each_lang(join_texts, steps, "", "\n  ")  # each step on its own indented line
     if hp:
-        return Event(Text(f"Round {s.round}, Turn {turn}: {revealed['en']}.{log['en']}\n  HP: {hp}.",
-                          f"Vòng {s.round}, Lượt {turn}: {revealed['vi']}.{log['vi']}\n  Máu: {hp}."))
-    return Event(Text(f"Round {s.round}, Turn {turn}: {revealed['en']}.{log['en']}\n  No HP change.",
-                      f"Vòng {s.round}, Lượt {turn}: {revealed['vi']}.{log['vi']}\n  Máu không đổi."))
+        return Event(tr("Round {round}, Turn {turn}: {revealed}.{log}\n  HP: {hp}.", round=s.round, turn=turn, revealed=revealed, log=log, hp=hp))
+    return Event(tr("Round {round}, Turn {turn}: {revealed}.{log}\n  No HP change.", round=s.round, turn=turn, revealed=revealed, log=log))
 
 
 def is_revert(step: Step) -> bool:
@@ -238,19 +236,17 @@ def cancel_text(content: Content, s: TTState, note: CancelNote) -> Text:
     if note.state == "already":
         return tr("{owner}'s Cancel: {player}'s card is already cancelled, nothing more to revert or skip", owner=owner, player=player)
     if not note.undone and not note.skipped:
-        return Text(f"{owner}'s Cancel ignores {player}'s card: nothing to revert or skip",
-                    f"Ô Hủy của {owner} vô hiệu thẻ của {player}: không có gì để hoàn tác hay bỏ qua")
+        return tr("{owner}'s Cancel ignores {player}'s card: nothing to revert or skip", owner=owner, player=player)
     parts: list[Text] = []
     if note.undone:
         items = each_lang(join_texts, [undone_text(content, s, u) for u in note.undone], ", ", "")
-        parts.append(Text(f"reverted {items['en']}", f"hoàn tác {items['vi']}"))
+        parts.append(tr("reverted {items}", items=items))
     if note.skipped:
         fid = s.teams[note.team][s.active[note.team]].id  # the cancelled card's fighter
         skipped = each_lang(instant_text, content, fid, tuple(note.skipped))
-        parts.append(Text(f"skipped: {skipped['en']}", f"bỏ qua: {skipped['vi']}"))
+        parts.append(tr("skipped: {skipped}", skipped=skipped))
     done = each_lang(join_texts, parts, "; ", "")
-    return Text(f"{owner}'s Cancel ignores {player}'s card: {done['en']}",
-                f"Ô Hủy của {owner} vô hiệu thẻ của {player}: {done['vi']}")
+    return tr("{owner}'s Cancel ignores {player}'s card: {done}", owner=owner, player=player, done=done)
 
 
 def undone_text(content: Content, s: TTState, u: Undone) -> Text:
@@ -264,17 +260,17 @@ def undone_text(content: Content, s: TTState, u: Undone) -> Text:
         return tr("{name}'s flip to {was} (back on {now})", name=name, was=was, now=now)
     if u.what.startswith("token:"):
         token = each_lang(token_name, content.tokens[u.what[6:]])
-        label = Text(f"{name} {token['en']}", f"{token['vi']} của {name}")
+        label = tr("{name} {token}", name=name, token=token)
     elif u.what == "hp":
-        label = Text(f"{name} HP", f"Máu {name}")
+        label = tr("{name} HP", name=name)
     elif u.what == "power":
-        label = Text(f"{name} Power", f"Sức mạnh {name}")
+        label = tr("{name} Power", name=name)
     elif u.what == "special":
         special = each_lang(special_name, fighter)
-        label = Text(f"{name} {special['en']}", f"{special['vi']} của {name}")
+        label = tr("{name} {special}", name=name, special=special)
     else:
         raise KeyError(u.what)
-    return Text(f"{label['en']} {u.change:+d} (to {u.now})", f"{label['vi']} {u.change:+d} (thành {u.now})")
+    return tr("{label} {change:+d} (to {now})", label=label, change=u.change, now=u.now)
 
 
 def check_ko(content: Content, s: TTState) -> bool:
@@ -343,8 +339,7 @@ def resolve_builds(content: Content, s: TTState) -> list[Event]:
             s.bonuses[seat] = [fighter_name(content, card.fighter), *(a.source for a in card.instant)]
             said = each_lang(instant_text, content, card.fighter, card.instant)
             player, fighter = s.players[seat], fighter_name(content, card.fighter)
-            events.append(Event(Text(f"Instant Bonus for {player}'s {fighter}: {said['en']}.",
-                                     f"Thưởng tức thì cho {fighter} của {player}: {said['vi']}.")))
+            events.append(Event(tr("Instant Bonus for {player}'s {fighter}: {said}.", player=player, fighter=fighter, said=said)))
     s.pending = [None, None]
     if bonus:
         Resolver(content, s.teams, s.active, [None, None]).run_bonus(bonus)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Action, Text, text_of
+from engines.contract import Action, text_of, tr
 from engines.tagteam import words
 from engines.tagteam.commands import format_action, label
 from engines.tagteam.content import Content, ContentError, Fighter, Side, TokenKind, parse_act
@@ -144,40 +144,36 @@ def bonus_words(content: Content, bonus: list[str]) -> dict[str, str] | None:
 # rendering
 
 L = {
-    "phase": Text("Step", "Giai đoạn"),
-    "power": Text("Power", "Sức mạnh"),
-    "hp": Text("HP", "Máu"),
-    "deck": Text("Your Fight Deck (top first)", "Bộ bài Chiến đấu của bạn (trên cùng trước)"),
-    "draw": Text("You drew", "Bạn rút được"),
-    "sizes": Text("Fight Decks", "Bộ bài Chiến đấu"),
-    "build": Text("Build Decks", "Bộ bài Xây dựng"),
-    "last": Text("Last Fight", "Trận đấu vừa rồi"),
-    "hand": Text("Fighters you may choose", "Võ sĩ bạn có thể chọn"),
-    "choice": Text("Your choice so far", "Lựa chọn hiện tại"),
-    "waiting": Text("waiting for", "đang chờ"),
-    "bonus": Text("Instant Bonuses announced", "Thưởng tức thì đã công bố"),
-    "starting": Text("Your Starting cards (`order 1 2` plays card 1 first)", "Thẻ Khởi đầu của bạn (`thứ tự 1 2` đánh thẻ 1 trước)"),
-    "turn": Text("Turn", "Lượt"),
-    "cancelled": Text("cancelled", "bị hủy"),
-    "nocard": Text("no card left", "hết bài"),
+    "phase": tr("Step"),
+    "power": tr("Power"),
+    "hp": tr("HP"),
+    "deck": tr("Your Fight Deck (top first)"),
+    "draw": tr("You drew"),
+    "sizes": tr("Fight Decks"),
+    "build": tr("Build Decks"),
+    "last": tr("Last Fight"),
+    "hand": tr("Fighters you may choose"),
+    "choice": tr("Your choice so far"),
+    "waiting": tr("waiting for"),
+    "bonus": tr("Instant Bonuses announced"),
+    "starting": tr("Your Starting cards (`order 1 2` plays card 1 first)"),
+    "turn": tr("Turn"),
+    "cancelled": tr("cancelled"),
+    "nocard": tr("no card left"),
 }
 PHASES = {
-    "draft1": Text("Draft: first pick", "Chọn võ sĩ: lượt chọn đầu"),
-    "draft2": Text("Draft: second pick", "Chọn võ sĩ: lượt chọn thứ hai"),
-    "free": Text("Free choice of 2 fighters", "Tự chọn 2 võ sĩ"),
-    "setup": Text("Setup: order your Starting cards", "Thiết lập: xếp thẻ Khởi đầu"),
-    "build": Text("Build!", "Xây dựng!"),
+    "draft1": tr("Draft: first pick"),
+    "draft2": tr("Draft: second pick"),
+    "free": tr("Free choice of 2 fighters"),
+    "setup": tr("Setup: order your Starting cards"),
+    "build": tr("Build!"),
 }
 HELP = {
-    "draft1": Text("Write `pick NAME` (competitive draft: `pick NAME discard NAME`).", "Viết `chọn TÊN` (chọn cạnh tranh: `chọn TÊN loại TÊN`)."),
-    "draft2": Text("Write `pick NAME`.", "Viết `chọn TÊN`."),
-    "free": Text("Write `pick NAME NAME`.", "Viết `chọn TÊN TÊN`."),
-    "setup": Text("Write `order 1 2` or `order 2 1`: which Starting card your Fight Deck plays first.", "Viết `thứ tự 1 2` hoặc `thứ tự 2 1`: thẻ Khởi đầu nào đánh trước."),
-    "build": Text("Write `add CARD WHERE, bottom X Y`: CARD is 1-3 (or its name); WHERE is `top`, `bottom`, "
-              "`after N` or `before N` (N = a card of your Fight Deck); X Y = the other two drawn cards, "
-              "in the order they go under your Build Deck (optional). `bottom X Y` alone changes only that order.", "Viết `thêm THẺ VỊ-TRÍ, dưới X Y`: THẺ là 1-3 (hoặc tên); VỊ-TRÍ là `trên`, `dưới`, `sau N` "
-              "hoặc `trước N` (N = thẻ trong Bộ bài Chiến đấu); X Y = hai thẻ còn lại theo thứ tự xuống đáy "
-              "Bộ bài Xây dựng (tùy chọn). Chỉ viết `dưới X Y` để đổi riêng thứ tự đó."),
+    "draft1": tr("Write `pick NAME` (competitive draft: `pick NAME discard NAME`)."),
+    "draft2": tr("Write `pick NAME`."),
+    "free": tr("Write `pick NAME NAME`."),
+    "setup": tr("Write `order 1 2` or `order 2 1`: which Starting card your Fight Deck plays first."),
+    "build": tr("Write `add CARD WHERE, bottom X Y`: CARD is 1-3 (or its name); WHERE is `top`, `bottom`, `after N` or `before N` (N = a card of your Fight Deck); X Y = the other two drawn cards, in the order they go under your Build Deck (optional). `bottom X Y` alone changes only that order."),
 }
 
 
@@ -194,7 +190,7 @@ def render_track(f: Mapping[str, Any], lang: str) -> str:
     """The Health Track in one line: Max, Start and what each icon space does."""
     marks = [f"{i['space']}: {_in(i, lang)}" for i in f.get("icons", [])]
     max_hp, start = f["max"], f["start"]
-    head = Text(f"track {max_hp} max, start {start}", f"thanh máu tối đa {max_hp}, bắt đầu {start}")[lang]
+    head = tr("track {max_hp} max, start {start}", max_hp=max_hp, start=start)[lang]
     return f"[{head}; {'; '.join(marks)}]" if marks else f"[{head}]"
 
 
@@ -203,11 +199,11 @@ def _heading(round_no: int, phase: str, lang: str) -> str:
     whole headings: alone it is another sentence of the catalog, translated otherwise."""
     if phase == "over":
         if round_no:
-            return Text(f"Tag Team — Round {round_no} — Game over", f"Tag Team — Vòng {round_no} — Hết trận")[lang]
-        return Text("Tag Team — Game over", "Tag Team — Hết trận")[lang]
+            return tr("Tag Team — Round {round_no} — Game over", round_no=round_no)[lang]
+        return tr("Tag Team — Game over")[lang]
     step = PHASES[phase][lang] if phase in PHASES else phase
     if round_no:
-        return Text(f"Tag Team — Round {round_no} — {step}", f"Tag Team — Vòng {round_no} — {step}")[lang]
+        return tr("Tag Team — Round {round_no} — {step}", round_no=round_no, step=step)[lang]
     return f"Tag Team — {step}"
 
 
@@ -217,8 +213,8 @@ def render(view: Mapping[str, Any], lang: str) -> str:
     lines = [_heading(view["round"], view["phase"], lang)]
     if view["result"]:
         reason = text_of(view["result"]["reason"], lang)
-        winners = ", ".join(names[w] for w in view["result"]["winners"]) or Text("draw", "hòa")[lang]
-        lines.append(Text(f"Game over: {reason} — {winners}", f"Hết trận: {reason} — {winners}")[lang])
+        winners = ", ".join(names[w] for w in view["result"]["winners"]) or tr("draw")[lang]
+        lines.append(tr("Game over: {reason} — {winners}", reason=reason, winners=winners)[lang])
     in_play: dict[str, Mapping[str, str]] = {}
     for seat, team in enumerate(view["teams"]):
         if not team:
@@ -232,7 +228,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
             if f["tokens"]:
                 token_names = f.get("token_names", {})
                 held = [(n, token_names.get(k, {}).get(lang, k)) for k, n in f["tokens"].items()]
-                extra += ", " + ", ".join(Text(f"{n}× {token}", f"{n} token {token}")[lang] for n, token in held)
+                extra += ", " + ", ".join(tr("{n}× {token}", n=n, token=token)[lang] for n, token in held)
             side = f.get("side_vi") or f["side"] if vi else f["side"]
             lines.append(f"  {f['name']} ({side}): {_t('hp', lang)} {f['hp']}/{f['max']}, "
                          f"{_t('power', lang)} {f['power']}{extra} {render_track(f, lang)}")
@@ -244,7 +240,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
         lines.append(ICON_LEGEND[lang])
     for t in in_play.values():
         token, rule = t["name_vi"] if vi else t["name"], _in(t, lang)
-        lines.append(Text(f"Token {token}: {rule}", f"Token {token}: {rule}")[lang])
+        lines.append(tr("Token {token}: {rule}", token=token, rule=rule)[lang])
     if any(view["fight_sizes"]):
         lines.append(f"{_t('sizes', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["fight_sizes"], strict=True))
                      + f"; {_t('build', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["build_sizes"], strict=True)))
@@ -260,7 +256,7 @@ def render(view: Mapping[str, Any], lang: str) -> str:
                 lines.append(f"    {star}{c['name']} ×{c['frequency']}: {_in(c, lang)}")
             for t in h.get("tokens", []):
                 token, rule = t["name_vi"] if vi else t["name"], _in(t, lang)
-                lines.append("    " + Text(f"Token {token}: {rule}", f"Token {token}: {rule}")[lang])
+                lines.append("    " + tr("Token {token}: {rule}", token=token, rule=rule)[lang])
     if view["fight_deck"]:
         lines.append(f"{_t('deck', lang)}:")
         for i, c in enumerate(view["fight_deck"], 1):

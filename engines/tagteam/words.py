@@ -385,9 +385,7 @@ def icon_text(content: Content, f: Fighter, icon: str, lang: str) -> str:
     return join_and(v, [act_words(v, a) for a in f.icon_effects[icon]])
 
 
-ICON_LEGEND = Text("Track icons act each time a health marker stops on or passes them. Stop: a marker moving over it "
-    "stops there. Cancel: the card the opposing team revealed this Turn is cancelled (ignored completely).", "Biểu tượng trên thanh máu có hiệu lực mỗi khi dấu máu dừng trên hoặc đi qua ô đó. Dừng: dấu đang di "
-    "chuyển dừng lại ở ô này. Hủy: thẻ đội đối phương lật ở Lượt này bị hủy (bỏ qua hoàn toàn).")
+ICON_LEGEND = tr("Track icons act each time a health marker stops on or passes them. Stop: a marker moving over it stops there. Cancel: the card the opposing team revealed this Turn is cancelled (ignored completely).")
 
 
 def flip_text(content: Content, f: Fighter, side: Side, lang: str) -> str:
@@ -469,7 +467,7 @@ def step_text(content: Content, fighters: list[list[str]], step: Step) -> Text:
         parts = [_cause_text(name, name, verb, fighter(actor).name, n) for verb, actor, n in step.causes]
         said = parts[0] if parts else tr("{name}'s HP", name=name)
         for part in parts[1:]:
-            said = Text(f"{said['en']} and {part['en']}", f"{said['vi']} và {part['vi']}")
+            said = tr("{said} and {part}", said=said, part=part)
         line = tr("{said} ({before}→{after})", said=said, before=before, after=after)
     elif k == "stop":
         line = tr("{name}'s marker is halted by the Stop space on {after}", name=name, after=after)
@@ -482,34 +480,27 @@ def step_text(content: Content, fighters: list[list[str]], step: Step) -> Text:
         line = tr("{name} loses {value} Power (Power {after})", name=name, value=-d, after=after)
     elif k == "special":
         special = each_lang(special_name, f)
-        line = (Text(f"{name} gains {d} {special['en']} ({special['en']} {after})",
-                     f"{name} nhận thêm {d} {special['vi']} ({special['vi']} {after})") if d > 0
-                else Text(f"{name} loses {-d} {special['en']} ({special['en']} {after})",
-                          f"{name} mất {-d} {special['vi']} ({special['vi']} {after})"))
+        line = (tr("{name} gains {d} {special} ({special} {after})", name=name, d=d, special=special, after=after) if d > 0
+                else tr("{name} loses {value} {special} ({special} {after})", name=name, value=-d, special=special, after=after))
     elif k == "token":
         t = content.tokens[step.name]
         token = each_lang(token_name, t)
         if d == 1:
-            line = Text(f"{name} gains {d} {token['en']} token (now {after})",
-                        f"{name} nhận {d} token {token['vi']} (còn {after})")
+            line = tr("{name} gains {d} {token} token (now {after})", name=name, d=d, token=token, after=after)
         elif d > 0:
-            line = Text(f"{name} gains {d} {token['en']} tokens (now {after})",
-                        f"{name} nhận {d} token {token['vi']} (còn {after})")
+            line = tr("{name} gains {d} {token} tokens (now {after})", name=name, d=d, token=token, after=after)
         elif d == -1:
-            line = Text(f"{name} loses {-d} {token['en']} token (now {after})",
-                        f"{name} mất {-d} token {token['vi']} (còn {after})")
+            line = tr("{name} loses {value} {token} token (now {after})", name=name, value=-d, token=token, after=after)
         else:
-            line = Text(f"{name} loses {-d} {token['en']} tokens (now {after})",
-                        f"{name} mất {-d} token {token['vi']} (còn {after})")
+            line = tr("{name} loses {value} {token} tokens (now {after})", name=name, value=-d, token=token, after=after)
     elif k == "flip":
         side = f.side(step.name)
         face = each_lang(side_name, side)
-        line = (Text(f"{name} flips to the {face['en']} side (HP {before}→{after})",
-                     f"{name} lật sang mặt {face['vi']} (Máu {before}→{after})") if d
-                else Text(f"{name} flips to the {face['en']} side", f"{name} lật sang mặt {face['vi']}"))
+        line = (tr("{name} flips to the {face} side (HP {before}→{after})", name=name, face=face, before=before, after=after) if d
+                else tr("{name} flips to the {face} side", name=name, face=face))
     elif k == "icon":
         icon = each_lang(icon_text, content, f, step.name)
-        line = Text(f"{name}'s marker enters space {after}: {icon['en']}", f"dấu máu của {name} vào ô {after}: {icon['vi']}")
+        line = tr("{name}'s marker enters space {after}: {icon}", name=name, after=after, icon=icon)
     elif k == "upkeep":
         t = content.tokens[step.name]
         line = tr("end of Turn: {name}'s {token_name} token acts", name=name, token_name=each_lang(token_name, t))

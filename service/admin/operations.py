@@ -22,6 +22,7 @@ from sqlmodel import Session, col, delete
 
 from engines import i18n
 from engines.contract import Engine, Outcome, tr
+from engines.i18n import each_lang
 from service.addresses import bare_address, base_address
 from service.admin.audit import operator_name, record
 from service.admin.errors import BadArgument, NotFound, Refused
@@ -62,12 +63,12 @@ def say_duration(delta: timedelta, lang: str) -> str:
     hours, mins = divmod(rest, 60)
     parts: list[str] = []
     if days:
-        parts.append({"en": f"{days} day{_plural(days)}", "vi": f"{days} ngày"}[lang])
+        parts.append(tr("{days} day{plural}", days=days, plural=_plural(days))[lang])
     if hours:
-        parts.append({"en": f"{hours} hour{_plural(hours)}", "vi": f"{hours} giờ"}[lang])
+        parts.append(tr("{hours} hour{plural}", hours=hours, plural=_plural(hours))[lang])
     if mins:
-        parts.append({"en": f"{mins} minute{_plural(mins)}", "vi": f"{mins} phút"}[lang])
-    return " ".join(parts) or {"en": "0 minutes", "vi": "0 phút"}[lang]
+        parts.append(tr("{mins} minute{plural}", mins=mins, plural=_plural(mins))[lang])
+    return " ".join(parts) or tr("0 minutes")[lang]
 
 
 def _plural(amount: int) -> str:
@@ -151,7 +152,7 @@ def tell_seats(
 
 def deadline_for(player: Player, when: datetime | None) -> str:
     if when is None:
-        return {"en": "-", "vi": "không có"}[player.lang]
+        return tr("-")[player.lang]
     return format_deadline(when, player.tz, player.lang)
 
 
@@ -172,8 +173,7 @@ def extend(ctx: AppContext, game_id: int, duration: str, *, by: str | None = Non
         set_deadline(s, ctx, game, base + delta)
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            {"en": f"The operator extended the deadline by {say_duration(delta, 'en')}: new deadline {deadline_for(p, game.deadline)}.",
-             "vi": f"Người điều hành đã gia hạn thêm {say_duration(delta, 'vi')}: hạn mới là {deadline_for(p, game.deadline)}."}[p.lang]))
+            tr("The operator extended the deadline by {say_duration}: new deadline {deadline_for}.", say_duration=each_lang(say_duration, delta), deadline_for=deadline_for(p, game.deadline))[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="extend",
                arguments={"duration": duration, "deadline": game.deadline}, why=why)
         s.commit()
@@ -192,8 +192,7 @@ def set_new_deadline(ctx: AppContext, game_id: int, hours: float, *, by: str | N
         set_deadline(s, ctx, game, ctx.clock.now() + timedelta(hours=hours))
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            {"en": f"The operator set a new deadline: {deadline_for(p, game.deadline)}.",
-             "vi": f"Người điều hành đã đặt hạn mới: {deadline_for(p, game.deadline)}."}[p.lang]))
+            tr("The operator set a new deadline: {deadline_for}.", deadline_for=deadline_for(p, game.deadline))[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="deadline",
                arguments={"hours": hours, "deadline": game.deadline}, why=why)
         s.commit()
@@ -215,8 +214,7 @@ def force(ctx: AppContext, game_id: int, seat: int, *, by: str | None = None, wh
         log_move(s, ctx, game, seat, "(operator: default move)", action, events, engine.state_version(state))
         save_state(s, ctx, game, engine, state)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            {"en": f"The operator played the default move for {player.name}.",
-             "vi": f"Người điều hành đã chơi nước đi mặc định thay cho {player.name}."}[p.lang]))
+            tr("The operator played the default move for {name}.", name=player.name)[p.lang]))
         # the action goes to the audit log only (operator-only): for a secret choice it is a secret
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="force",
                arguments={"seat": seat, "action": action.to_json()}, why=why)
@@ -240,8 +238,7 @@ def pause(ctx: AppContext, game_id: int, *, by: str | None = None, why: str = ""
         game.paused, game.paused_left = True, remaining
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            {"en": "The operator paused the game: the deadline is stopped until the game resumes.",
-             "vi": "Người điều hành đã tạm dừng ván chơi: hạn chót được ngưng lại cho đến khi ván chơi tiếp tục."}[p.lang]))
+            tr("The operator paused the game: the deadline is stopped until the game resumes.")[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="pause",
                arguments={"remaining_seconds": remaining}, why=why)
         s.commit()
@@ -264,8 +261,7 @@ def resume(ctx: AppContext, game_id: int, *, by: str | None = None, why: str = "
         set_deadline(s, ctx, game, new_deadline)
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            {"en": f"The operator resumed the game: new deadline {deadline_for(p, game.deadline)}.",
-             "vi": f"Người điều hành đã cho ván chơi tiếp tục: hạn mới là {deadline_for(p, game.deadline)}."}[p.lang]))
+            tr("The operator resumed the game: new deadline {deadline_for}.", deadline_for=deadline_for(p, game.deadline))[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="resume",
                arguments={"remaining_seconds": remaining.total_seconds(), "deadline": game.deadline}, why=why)
         s.commit()
@@ -287,8 +283,7 @@ def nudge(ctx: AppContext, game_id: int, seat: int | None = None, *, by: str | N
                 raise Refused(f"seat {seat} ({player.name}) has nothing to decide now in game #{game_id}")
         targets = [seat] if seat is not None else sorted(to_act)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            {"en": "Reminder: the game is waiting for your move.",
-             "vi": "Nhắc nhở: ván chơi đang chờ nước đi của bạn."}[p.lang]), seats=targets, purpose="turn", kind="nudge")
+            tr("Reminder: the game is waiting for your move.")[p.lang]), seats=targets, purpose="turn", kind="nudge")
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="nudge",
                arguments={"seat": seat, "seats": targets}, why=why)
         s.commit()
@@ -330,8 +325,7 @@ def abort(ctx: AppContext, game_id: int, *, by: str | None = None, why: str = ""
         end_game(s, ctx, game, "aborted", Outcome(frozenset(), False, tr("the operator ended the game")))
         engine, state = load(game)
         sent = tell_seats(s, ctx, game, engine, state, lambda p: (
-            {"en": "The operator ended this game; it has no result.",
-             "vi": "Người điều hành đã kết thúc ván chơi này; ván không có kết quả."}[p.lang]))
+            tr("The operator ended this game; it has no result.")[p.lang]))
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="abort", arguments={}, why=why)
         s.commit()
         return _result(game, "abort", f"game #{game_id} aborted", mailed=sent)
@@ -371,13 +365,9 @@ def replace(ctx: AppContext, game_id: int, seat: int, address: str, *, name: str
         engine, state = load(game)
         others = [r.seat for r, _ in seats_of(s, game.id) if r.seat != seat]
         tell_seats(s, ctx, game, engine, state, lambda p: (
-            {"en": f"Welcome! The operator gave you {old.name}'s seat in this game. "
-                   "Below is the game as it stands; reply to this mail to play.",
-             "vi": f"Chào mừng bạn! Người điều hành đã trao cho bạn chỗ của {old.name} trong ván này. "
-                   "Dưới đây là ván chơi hiện tại; hãy trả lời thư này để chơi."}[p.lang]), seats=[seat])
+            tr("Welcome! The operator gave you {name}'s seat in this game. Below is the game as it stands; reply to this mail to play.", name=old.name)[p.lang]), seats=[seat])
         tell_seats(s, ctx, game, engine, state, lambda p: (
-            {"en": f"{newcomer.name} takes over {old.name}'s place in this game.",
-             "vi": f"{newcomer.name} thay chỗ của {old.name} trong ván này."}[p.lang]), seats=others)
+            tr("{name} takes over {name2}'s place in this game.", name=newcomer.name, name2=old.name)[p.lang]), seats=others)
         _farewell(s, ctx, game, engine, old)
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="replace",
                arguments={"seat": seat, "old_address": old.address, "old_name": old.name,
@@ -393,10 +383,7 @@ def _farewell(session: Session, ctx: AppContext, game: Game, engine: Engine[Any]
     """A short mail to the replaced player: no board, no key (a reply reaches no game)."""
     assert game.id is not None
     lang = old.lang if old.lang in i18n.languages() else i18n.SOURCE_LANG
-    line = {"en": "The operator gave your seat in this game to another player; your replies to this game "
-                  "are no longer read.",
-            "vi": "Người điều hành đã trao chỗ của bạn trong ván này cho người chơi khác; thư trả lời của bạn "
-                  "cho ván này sẽ không còn được đọc nữa."}[lang]
+    line = tr("The operator gave your seat in this game to another player; your replies to this game are no longer read.")[lang]
     rendered = ctx.renderer.render("info", lang, player=old.name, players=[], title=NOTICE_TITLE[lang],
                                    lines=[line], game={"id": game.id, "title": engine.title})
     queue_mail(session, ctx, to=old.address, kind="operator", subject=f"{subject_tag(engine.id, game.id)} {rendered.subject}",

@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, delete, select
 
-from engines.contract import Action, Engine
+from engines.contract import Action, Engine, tr
 from service.admin.audit import entries, operator_name, record
 from service.admin.errors import BadArgument, Refused
 from service.admin.operations import open_game, pause_of, stale_is_refused, tell_seats
@@ -115,10 +115,7 @@ def undo(ctx: AppContext, game_id: int, n: int = 1, *, by: str | None = None, wh
         s.execute(delete(ReplyKey).where(col(ReplyKey.game_id) == game_id))
         s.flush()
         plural = "s" if n != 1 else ""
-        sent = tell_seats(s, ctx, game, engine, state, lambda p: {
-            "en": f"The operator took back the last {n} move{plural}; "
-                  "the game continues from the earlier position below.",
-            "vi": f"Người điều hành đã hủy {n} nước đi gần nhất; ván chơi tiếp tục từ tình thế trước đó dưới đây."}[p.lang])
+        sent = tell_seats(s, ctx, game, engine, state, lambda p: tr("The operator took back the last {n} move{plural}; the game continues from the earlier position below.", n=n, plural=plural)[p.lang])
         record(s, ctx, operator=operator_name(by), game_id=game_id, command="undo",
                arguments={"n": n, "undone": removed}, why=why)
         s.commit()

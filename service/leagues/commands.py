@@ -39,11 +39,10 @@ def _leagues(box: Any, args: list[str]) -> None:
     lines = []
     for league in found:
         count = len(season.members(box.session, league))
-        state = ({"en": "sign-up open", "vi": "đang nhận đăng ký"}[lang] if league.status == "open"
-                 else {"en": f"round {league.current_round} of {league.rounds}",
-                       "vi": f"vòng {league.current_round}/{league.rounds}"}[lang])
+        state = (tr("sign-up open")[lang] if league.status == "open"
+                 else tr("round {current_round} of {rounds}", current_round=league.current_round, rounds=league.rounds)[lang])
         lines.append(f"{league.name}: {league.engine}, {league.format}, {count}/{league.max_players} — {state}")
-    box.results.lines = lines or [{"en": "No league is open right now.", "vi": "Hiện không có giải nào."}[lang]]
+    box.results.lines = lines or [tr("No league is open right now.")[lang]]
     box.results.done.append("leagues")
 
 
@@ -54,8 +53,7 @@ def _join(box: Any, args: list[str]) -> None:
     except season.LeagueError as exc:
         raise CommandFailed(_refusal(exc)) from None
     box.results.done.append(f"join {league.name}")
-    box.results.lines = [{"en": f"You are in {league.name}; round 1 comes by mail when the league starts.",
-                          "vi": f"Bạn đã đăng ký giải {league.name}; vòng 1 sẽ có thư khi giải bắt đầu."}[player.lang]]
+    box.results.lines = [tr("You are in {name}; round 1 comes by mail when the league starts.", name=league.name)[player.lang]]
 
 
 def _leave(box: Any, args: list[str]) -> None:
@@ -85,8 +83,7 @@ def _standings(box: Any, args: list[str]) -> None:
     player = _who(box)
     lang = player.lang
     for league in _my_leagues(box, args):
-        title = {"en": f"League {league.name} ({league.engine}), round {league.current_round} of {league.rounds}",
-                 "vi": f"Giải {league.name} ({league.engine}), vòng {league.current_round}/{league.rounds}"}[lang]
+        title = tr("League {name} ({engine}), round {current_round} of {rounds}", name=league.name, engine=league.engine, current_round=league.current_round, rounds=league.rounds)[lang]
         box.results.sections.append(report.standings_section(season.table(box.session, league), lang, player.id, title))
     box.results.done.append("standings")
 
@@ -97,7 +94,7 @@ def _ratings(box: Any, args: list[str]) -> None:
     assert player.id is not None
     lang = player.lang
     for league in _my_leagues(box, args):
-        title = {"en": f"Your rating in {league.name}", "vi": f"Hệ số của bạn trong giải {league.name}"}[lang]
+        title = tr("Your rating in {name}", name=league.name)[lang]
         box.results.sections.append({"title": title, "items": report.rating_history(box.session, league, player.id, lang),
                                      "text": [], "table": None})
     box.results.done.append("ratings")
@@ -111,10 +108,9 @@ def _schedule(box: Any, args: list[str]) -> None:
         games = box.session.exec(select(LeagueGame).where(LeagueGame.league_id == league.id,
                                                           LeagueGame.round == league.current_round)).all()
         ends = season.round_ends_at(box.session, league)
-        head = {"en": f"League {league.name}, round {league.current_round} of {league.rounds}",
-                "vi": f"Giải {league.name}, vòng {league.current_round}/{league.rounds}"}[lang]
+        head = tr("League {name}, round {current_round} of {rounds}", name=league.name, current_round=league.current_round, rounds=league.rounds)[lang]
         if ends is not None:
-            head += {"en": f" (ends {ends:%Y-%m-%d})", "vi": f" (hết hạn {ends:%Y-%m-%d})"}[lang]
+            head += tr(" (ends {ends:%Y-%m-%d})", ends=ends)[lang]
         lines.append(head + ":")
         for lg in games:
             seats = json.loads(lg.seats)

@@ -32,17 +32,15 @@ Section = dict[str, Any]
 START = Rating(25.0, 25.0 / 3)  # openskill's default: the rating before a member's first round
 
 DROP_WHY = {
-    "left": {"en": "left the league", "vi": "đã rời giải"},
-    "abandoned": {"en": "missed too many deadlines in a row and was dropped",
-                  "vi": "lỡ hạn chót quá nhiều lần liền nên bị loại"},
-    "operator": {"en": "was removed by the organiser", "vi": "đã bị ban tổ chức rút tên"},
+    "left": tr("left the league"),
+    "abandoned": tr("missed too many deadlines in a row and was dropped"),
+    "operator": tr("was removed by the organiser"),
 }
 #: the same, told to the member who is out
 DROP_YOU = {
-    "left": {"en": "You left the league", "vi": "Bạn đã rời giải"},
-    "abandoned": {"en": "You missed too many deadlines in a row, so you are dropped from the league",
-                  "vi": "Bạn đã lỡ hạn chót quá nhiều lần liền nên bị loại khỏi giải"},
-    "operator": {"en": "The organiser removed you from the league", "vi": "Ban tổ chức đã rút tên bạn khỏi giải"},
+    "left": tr("You left the league"),
+    "abandoned": tr("You missed too many deadlines in a row, so you are dropped from the league"),
+    "operator": tr("The organiser removed you from the league"),
 }
 
 
@@ -157,8 +155,7 @@ def round_section(session: Session, league: League, round_no: int, me: int | Non
             items.append(_t(lang, tr("{who} sat this round out, away on vacation (no penalty)", who=who)))
         if member.status == "dropped" and member.dropped_round == round_no:
             why = DROP_WHY.get(member.drop_reason, DROP_WHY["left"])
-            items.append(_t(lang, f"{who} {why['en']}: no more games in this league",
-                            f"{who} {why['vi']}: không còn thi đấu trong giải"))
+            items.append(_t(lang, tr("{who} {why}: no more games in this league", who=who, why=why)))
     title = _t(lang, tr("Round {round_no} results", round_no=round_no))
     return {"title": title, "items": items, "text": [], "table": None}
 
@@ -202,15 +199,14 @@ def next_round_section(session: Session, league: League, me: int | None, lang: s
             continue
         who = names.get(member.player_id, "?")
         bye = str(league.current_round) in member.byes.split(",")
-        others.append(_t(lang, f"{who}: a bye", f"{who}: được nghỉ") if bye
-                      else _t(lang, f"{who}: away this round", f"{who}: vắng mặt vòng này"))
+        others.append(_t(lang, tr("{who}: a bye", who=who)) if bye
+                      else _t(lang, tr("{who}: away this round", who=who)))
     if not mine and me is not None:
         reader = next((m for m, _ in everyone if m.player_id == me), None)
         if reader is not None and reader.status == "active":
             bye = str(league.current_round) in reader.byes.split(",")
-            mine.append(_t(lang, "You have a bye this round.", "Bạn được nghỉ vòng này.") if bye
-                        else _t(lang, "You sit this round out (you are away).",
-                                "Bạn không thi đấu vòng này (bạn đang vắng mặt)."))
+            mine.append(_t(lang, tr("You have a bye this round.")) if bye
+                        else _t(lang, tr("You sit this round out (you are away).")))
     return {"title": title, "items": mine + others, "text": [], "table": None}
 
 
@@ -280,16 +276,12 @@ def mail_dropped(session: Session, ctx: AppContext, league: League, gone: Player
         lang = player.lang
         if player.id == gone.id:
             title = _t(lang, tr("League {name}: you are out of the league", name=league.name))
-            lines = [_t(lang, f"{you['en']}. You get no more games in {league.name}; your unfinished game this round "
-                        "counts as your loss. You may `join` another league any time.",
-                        f"{you['vi']}. Bạn sẽ không còn ván nào trong giải {league.name}; ván chưa xong của vòng này "
-                        "được tính là bạn thua. Bạn có thể tham gia giải khác bất cứ lúc nào.")]
+            lines = [_t(lang, tr("{you}. You get no more games in {name}; your unfinished game this round counts as your loss. You may `join` another league any time.", you=you, name=league.name))]
         else:
             title = _t(lang, tr("League {name}: {name2} is out", name=league.name, name2=gone.name))
-            game = (_t(lang, f" Game #{game_id} counts as their loss.", f" Ván #{game_id} được tính là họ thua.")
+            game = (_t(lang, tr(" Game #{game_id} counts as their loss.", game_id=game_id))
                     if game_id else "")
-            lines = [_t(lang, f"{gone.name} {why['en']}; they play no more rounds.{game}",
-                        f"{gone.name} {why['vi']}; họ sẽ không thi đấu các vòng sau.{game}")]
+            lines = [_t(lang, tr("{name} {why}; they play no more rounds.{game}", name=gone.name, why=why, game=game))]
         rendered = ctx.renderer.render("info", lang, player=player.name, title=title, lines=lines)
         queue_mail(session, ctx, to=player.address, kind="league", subject=f"{SERVICE_TAG} {title}", rendered=rendered)
 

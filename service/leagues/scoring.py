@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from engines.contract import Outcome
+from engines.contract import Outcome, tr
 
 BYE_POINTS = {"round-robin": 1.0, "swiss": 1.0, "partners": 0.0, "tables": 0.0}
 COOPERATIVE = {"grizzled"}
@@ -149,13 +149,13 @@ def standings(rows: Sequence[Row], chain: Sequence[str] = DEFAULT_TIE_BREAKS,
 
 def standings_text(rows: Sequence[Row], lang: str) -> list[str]:
     """The standings as monospaced text lines; ``rows`` are already in standings order."""
-    head = ("#", {"en": "Player", "vi": "Người chơi"}[lang], {"en": "Pl", "vi": "Trận"}[lang],
-            {"en": "W", "vi": "Thắng"}[lang], {"en": "Pts", "vi": "Điểm"}[lang], "BH",
-            {"en": "Rating", "vi": "Hạng"}[lang])
+    head = ("#", tr("Player")[lang], tr("Pl")[lang],
+            tr("W")[lang], tr("Pts")[lang], "BH",
+            tr("Rating")[lang])
     width = max([len(r.name) for r in rows] + [len(head[1])])
     lines = [f"{head[0]:>2}  {head[1]:<{width}}  {head[2]:>4}  {head[3]:>5}  {head[4]:>5}  {head[5]:>5}  {head[6]:>6}"]
     for n, r in enumerate(rows, start=1):
-        mark = {"en": " (dropped)", "vi": " (bỏ giải)"}[lang] if r.dropped else ""
+        mark = tr(" (dropped)")[lang] if r.dropped else ""
         lines.append(f"{n:>2}  {r.name:<{width}}  {r.played:>4}  {r.wins:>5}  {r.points:>5.1f}  {r.buchholz:>5.1f}  "
                      f"{r.rating:>6.1f}{mark}")
     return lines

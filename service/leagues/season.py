@@ -62,7 +62,7 @@ class LeagueError(ValueError):
 def _league(session: Session, name: str) -> League:
     league = session.exec(select(League).where(League.name == name)).first()
     if league is None:
-        raise LeagueError.telling({"en": f"no league {name!r}", "vi": f"không có giải {name!r}"})
+        raise LeagueError.telling(tr("no league {name!r}", name=name))
     return league
 
 
@@ -124,17 +124,15 @@ def members(session: Session, league: League, *, active_only: bool = True) -> li
 def join(session: Session, ctx: AppContext, name: str, player: Player) -> League:
     league = _league(session, name)
     if league.status != "open":
-        raise LeagueError.telling({"en": f"league {name} is not open for sign-up",
-                                   "vi": f"league {name} không còn nhận đăng ký"})
+        raise LeagueError.telling(tr("league {name} is not open for sign-up", name=name))
     if league.signup_until and ctx.clock.now() > league.signup_until:
-        raise LeagueError.telling({"en": f"the sign-up of {name} has closed", "vi": f"hạn đăng ký của {name} đã hết"})
+        raise LeagueError.telling(tr("the sign-up of {name} has closed", name=name))
     existing = session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id,
                                                        LeagueMember.player_id == player.id)).first()
     if existing is not None and existing.status == "active":
-        raise LeagueError.telling({"en": f"you are already in {name}", "vi": f"bạn đã ở trong giải {name}"})
+        raise LeagueError.telling(tr("you are already in {name}", name=name))
     if len(members(session, league)) >= league.max_players:
-        raise LeagueError.telling({"en": f"{name} is full ({league.max_players} players)",
-                                   "vi": f"{name} đã đủ người ({league.max_players} players)"})
+        raise LeagueError.telling(tr("{name} is full ({max_players} players)", name=name, max_players=league.max_players))
     assert league.id is not None and player.id is not None
     if existing is not None:
         existing.status = "active"
@@ -151,7 +149,7 @@ def leave(session: Session, ctx: AppContext, name: str, player: Player) -> Leagu
                                                      LeagueMember.player_id == player.id,
                                                      LeagueMember.status == "active")).first()
     if member is None:
-        raise LeagueError.telling({"en": f"you are not in {name}", "vi": f"bạn không ở trong giải {name}"})
+        raise LeagueError.telling(tr("you are not in {name}", name=name))
     if league.status in ("open", "closed"):
         session.delete(member)
     else:

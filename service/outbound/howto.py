@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.contract import Engine
+from engines.contract import Engine, tr
 from engines.summary import rules_summary
 
 
@@ -19,18 +19,11 @@ def first_mail_lines(names: list[str], lang: str) -> list[str]:
     names used are the game's own players."""
     players = ", ".join(names)
     return [
-        {"en": "How to play by mail: reply to the latest mail of this game, writing above the marker line.",
-         "vi": "Cách chơi qua thư: trả lời thư mới nhất của ván này, viết phía trên dòng đánh dấu."}[lang],
-        {"en": "Write the number of a menu line (e.g. `1`) or the move as text — one move per reply.",
-         "vi": "Viết số của một dòng trong danh sách (ví dụ `1`) hoặc viết nước đi bằng chữ — mỗi thư một nước đi."}[lang],
-        {"en": "Quoting our mail below your answer is fine: only your own new lines are read.",
-         "vi": "Trích dẫn thư của chúng tôi bên dưới cũng được: chỉ những dòng mới của bạn được đọc."}[lang],
-        {"en": "Every decision has a deadline (shown in the mail); you get a mail when it is your turn and a short "
-               "receipt for each reply (`mail turns|every|daily` sets how much mail you get).",
-         "vi": "Mỗi lựa chọn có hạn chót (ghi trong thư); bạn nhận thư khi đến lượt mình và một xác nhận ngắn cho "
-               "mỗi thư trả lời (`thư lượt|mọi|ngày` chọn bạn nhận bao nhiêu thư)."}[lang],
-        {"en": f"The rules in short: reply `rules`; every command: `help`. Players: {players}.",
-         "vi": f"Luật tóm tắt: trả lời `luật` (hoặc `rules`); mọi lệnh: `trợ giúp`. Người chơi: {players}."}[lang],
+        tr("How to play by mail: reply to the latest mail of this game, writing above the marker line.")[lang],
+        tr("Write the number of a menu line (e.g. `1`) or the move as text — one move per reply.")[lang],
+        tr("Quoting our mail below your answer is fine: only your own new lines are read.")[lang],
+        tr("Every decision has a deadline (shown in the mail); you get a mail when it is your turn and a short receipt for each reply (`mail turns|every|daily` sets how much mail you get).")[lang],
+        tr("The rules in short: reply `rules`; every command: `help`. Players: {players}.", players=players)[lang],
     ]
 
 
@@ -39,4 +32,4 @@ def rules_lines(engine: Engine[Any], lang: str) -> list[str]:
     lines = rules_summary(engine.id, lang)
     if lines:
         return lines
-    return [{"en": "This game has no rules summary yet.", "vi": "Trò này chưa có bản tóm tắt luật."}[lang]]
+    return [tr("This game has no rules summary yet.")[lang]]

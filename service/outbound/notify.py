@@ -163,10 +163,10 @@ def next_line(names: list[str], to_act: frozenset[int], seat: int, deadline: str
     others = [names[s] for s in sorted(to_act) if s != seat]
     if not others:
         return ""
-    who = {"en": " and ", "vi": " và "}[lang].join(others)
+    who = tr(" and ")[lang].join(others)
     if deadline:
-        return {"en": f"Next: {who} (deadline {deadline}).", "vi": f"Tiếp theo: {who} (hạn chót {deadline})."}[lang]
-    return {"en": f"Next: {who}.", "vi": f"Tiếp theo: {who}."}[lang]
+        return tr("Next: {who} (deadline {deadline}).", who=who, deadline=deadline)[lang]
+    return tr("Next: {who}.", who=who)[lang]
 
 
 def mail_to_seat(

@@ -186,13 +186,10 @@ MAIL_MODE_TEXT = {
 def mail_mode_line(player: Player) -> str:
     """``Your mail: turns — …`` for help and the ``mail`` answer (``settings`` in help)."""
     mode = player.mail_mode if player.mail_mode in MAIL_MODES else "turns"
-    command = {"every": {"en": "`mail every`", "vi": "`thư mọi`"},
-               "turns": {"en": "`mail turns`", "vi": "`thư lượt`"},
-               "daily": {"en": "`mail daily`", "vi": "`thư ngày`"}}[mode][player.lang]
-    return {"en": f"Your mail: {command} — {MAIL_MODE_TEXT[mode].en}. "
-                  "Change it with `mail turns`, `mail every` or `mail daily`.",
-            "vi": f"Thư của bạn: {command} — {MAIL_MODE_TEXT[mode].vi}. "
-                  "Đổi bằng `thư lượt`, `thư mọi` hoặc `thư ngày`."}[player.lang]
+    command = {"every": tr("`mail every`"),
+               "turns": tr("`mail turns`"),
+               "daily": tr("`mail daily`")}[mode][player.lang]
+    return tr("Your mail: {command} — {MAIL_MODE_TEXT}. Change it with `mail turns`, `mail every` or `mail daily`.", command=command, MAIL_MODE_TEXT=MAIL_MODE_TEXT[mode])[player.lang]
 
 
 def _set_mail(ctx: AppContext, player: Player | None, args: list[str], results: Results) -> None:
@@ -219,10 +216,10 @@ def _settings(player: Player | None, results: Results) -> None:
     lang = player.lang
     results.done.append("settings")
     results.lines.extend([
-        {"en": f"Language: {player.lang} (`lang en` / `lang vi`)", "vi": f"Ngôn ngữ: {player.lang} (`lang en` / `lang vi`)"}[lang],
-        {"en": f"Time zone: {player.tz} (`tz Hanoi`)", "vi": f"Múi giờ: {player.tz} (`tz Hanoi`)"}[lang],
-        ({"en": "Calendar: on (`calendar on|off`)", "vi": "Lịch: bật (`calendar on|off`)"}[lang] if player.calendar
-         else {"en": "Calendar: off (`calendar on|off`)", "vi": "Lịch: tắt (`calendar on|off`)"}[lang]),
+        tr("Language: {lang_} (`lang en` / `lang vi`)", lang_=player.lang)[lang],
+        tr("Time zone: {tz} (`tz Hanoi`)", tz=player.tz)[lang],
+        (tr("Calendar: on (`calendar on|off`)")[lang] if player.calendar
+         else tr("Calendar: off (`calendar on|off`)")[lang]),
         mail_mode_line(player),
     ])
 
@@ -336,13 +333,12 @@ def _more(turn: Turn, args: list[str]) -> None:
     chunk = entries[(page - 2) * PAGE_LINES:(page - 1) * PAGE_LINES]
     turn.results.done.append(f"more {page}")
     turn.results.lines.append(
-        {"en": f"More moves, page {page} of {pages} — reply with the number, or write the move as shown:",
-         "vi": f"Các nước đi khác, trang {page}/{pages} — trả lời bằng số, hoặc viết nước đi như dưới đây:"}[lang])
+        tr("More moves, page {page} of {pages} — reply with the number, or write the move as shown:", page=page, pages=pages)[lang])
     turn.results.lines.extend(f"  {n}. {c.command} — {c.label.get(lang)}" if n is not None
                               else f"  {c.command} — {c.label.get(lang)}" for n, c in chunk)
     if page < pages:
         next_page = page + 1
-        turn.results.lines.append({"en": f"Next page: `more {next_page}`.", "vi": f"Trang sau: `trang {next_page}`."}[lang])
+        turn.results.lines.append(tr("Next page: `more {next_page}`.", next_page=next_page)[lang])
     turn.results.title = tr("More moves").get(lang)
     turn.results.short = True
 

@@ -17,6 +17,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from engines.contract import Action, CommandError, IllegalCommand, InvalidCommand, Text, tr
+from engines.i18n import each_lang
 from service.context import AppContext
 from service.outbound.keys import KeyInfo
 from service.outbound.notify import Results, mail_to_seat, queue_game_mails
@@ -61,11 +62,7 @@ def resolve_line(turn: Turn, key: KeyInfo, line: str) -> tuple[Action, str]:
             raise IllegalCommand(tr("There is no option {number}: the menu has 1 to {n}.", number=number, n=len(menu)))
         choice = menu[number - 1]
         if as_command is not None and as_command[0] != choice.action:
-            raise IllegalCommand(Text(
-                f"\"{line}\" can mean option {number} ({choice.command_in('en')}) or the move {as_command[1]}; "
-                "nothing was played. Write the move itself.",
-                f"\"{line}\" có thể là lựa chọn {number} ({choice.command_in('vi')}) hoặc nước đi {as_command[1]}; "
-                "chưa thực hiện gì. Hãy viết rõ nước đi."), [choice.command, as_command[1]])
+            raise IllegalCommand(tr('"{line}" can mean option {number} ({command_in}) or the move {as_command}; nothing was played. Write the move itself.', line=line, number=number, command_in=each_lang(choice.command_in), as_command=as_command[1]), [choice.command, as_command[1]])
         return choice.action, choice.command
     action = engine.parse(state, seat, line)
     return action, engine.format(state, action)

@@ -116,18 +116,15 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
         colour = SEAT_COLOURS[int(p["seat"]) % len(SEAT_COLOURS)]
         d.ellipse((x, yy, x + 16, yy + 16), fill=colour)
         centred(d, (x + 8, yy + 8), str(int(p["seat"]) + 1), 10, text_colour_on(colour), bold=True)
-        tag = {"en": " (you)", "vi": " (bạn)"}[lang] if p["seat"] == you else ""
+        tag = tr(" (you)")[lang] if p["seat"] == you else ""
         d.text((x + 22, yy + 8), fit(f"{p['name']}{tag} · {p['hp']} HP", 24), font=font(12), fill=INK, anchor="lm")
     yy = y + 22 * ((len(players) + 2) // 3) + 4
-    key = {"en": "T = known trap · P = dropped Power-Up · ? = face-down room · ✓ = beaten",
-           "vi": "T = bẫy đã biết · P = Thẻ Tăng Cường bị bỏ lại · ? = phòng úp · ✓ = đã hạ"}[lang]
+    key = tr("T = known trap · P = dropped Power-Up · ? = face-down room · ✓ = beaten")[lang]
     d.text((16, yy + 6), key, font=font(12), fill=MUTED, anchor="lm")
     return Picture(png(image), _alt(view, players, lang), WIDTH, height)
 
 
 def _alt(view: Mapping[str, Any], players: list[dict[str, Any]], lang: str) -> str:
     up = sum(1 for r in view.get("rooms") or [] if r.get("up"))
-    where = ", ".join({"en": f"{p['name']} in room {p['room']} ({p['hp']} HP)",
-                       "vi": f"{p['name']} ở phòng {p['room']} ({p['hp']} HP)"}[lang] for p in players)
-    return {"en": f"Barcadia dungeon — {up} rooms revealed; {where}",
-            "vi": f"Hầm ngục Barcadia — {up} phòng đã lật; {where}"}[lang]
+    where = ", ".join(tr("{p} in room {p2} ({p3} HP)", p=p['name'], p2=p['room'], p3=p['hp'])[lang] for p in players)
+    return tr("Barcadia dungeon — {up} rooms revealed; {where}", up=up, where=where)[lang]

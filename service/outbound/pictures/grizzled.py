@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engines.contract import tr
 from engines.grizzled.content import content
 from service.outbound.pictures import Picture
 from service.outbound.pictures.canvas import (
@@ -54,12 +55,12 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
     image, d = new_canvas(WIDTH, height)
     # piles
     mission, trials, reserve = view.get("mission", "?"), view.get("trials", 0), view.get("reserve", 0)
-    title = {"en": f"Mission {mission}", "vi": f"Nhiệm vụ {mission}"}[lang]
+    title = tr("Mission {mission}", mission=mission)[lang]
     d.text((16, 20), title, font=font(18, True), fill=INK, anchor="lm")
-    piles = {"en": f"Trials: {trials} · Morale: {reserve}", "vi": f"Thử thách: {trials} · Nhuệ khí: {reserve}"}[lang]
+    piles = tr("Trials: {trials} · Morale: {reserve}", trials=trials, reserve=reserve)[lang]
     d.text((WIDTH - 16, 20), piles, font=font(15, True), fill=INK, anchor="rm")
     # threat counts: six boxes, danger when two of one threat are out (a third fails)
-    d.text((16, 50), {"en": "No Man's Land", "vi": "Vùng đất không người"}[lang], font=font(15, True), fill=INK, anchor="lm")
+    d.text((16, 50), tr("No Man's Land")[lang], font=font(15, True), fill=INK, anchor="lm")
     w = (WIDTH - 32 - 5 * 8) / 6
     for i, threat in enumerate(THREAT_COLOURS):
         x = 16 + i * (w + 8)
@@ -77,7 +78,7 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
         d.rounded_rectangle((x, yy, x + 196, yy + 24), radius=4, fill=FIELD, outline=LINE)
         d.text((x + 6, yy + 12), fit(_face(face, lang), 30), font=font(12), fill=INK, anchor="lm")
     if not nml:
-        d.text((16, y + 12), {"en": "(empty)", "vi": "(trống)"}[lang], font=font(12), fill=MUTED, anchor="lm")
+        d.text((16, y + 12), tr("(empty)")[lang], font=font(12), fill=MUTED, anchor="lm")
     y += 30 * rows + 10
     # the Grizzled
     grizzled = view.get("grizzled") or []
@@ -88,17 +89,17 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
         d.rounded_rectangle(box, radius=8, fill="#FFFFFF", outline=BLUE if you else LINE, width=3 if you else 1)
         g = (grizzled[seat] if seat < len(grizzled) else None) or {}  # None: still choosing (GR-11)
         out = (view.get("withdrawn") or [False] * len(players))[seat]
-        head = fit(name, 18) + ({"en": " (you)", "vi": " (bạn)"}[lang] if you else "")
+        head = fit(name, 18) + (tr(" (you)")[lang] if you else "")
         if g:
             head += f" — {fit(str(g.get('name', '')), 22)}"
         elif view.get("phase") == "choose":
-            head += {"en": " — (choosing a Grizzled)", "vi": " — (đang chọn Grizzled)"}[lang]
+            head += tr(" — (choosing a Grizzled)")[lang]
         d.text((28, y + 16), head, font=font(14, True), fill=INK, anchor="lm")
         status = []
         if out:
-            status.append({"en": "withdrawn", "vi": "đã rút lui"}[lang])
+            status.append(tr("withdrawn")[lang])
         if seat == view.get("leader"):
-            status.append({"en": "leader", "vi": "lãnh đạo"}[lang])
+            status.append(tr("leader")[lang])
         if status:
             d.text((WIDTH - 28, y + 16), ", ".join(status), font=font(12, True), fill=MUTED, anchor="rm")
         charm = g.get("charm")
@@ -108,21 +109,20 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
         if charm:
             ready = g.get("charm_ready")
             charm_name = _name(str(charm), lang)
-            info.append({"en": f"Charm: {charm_name}", "vi": f"Bùa: {charm_name}"}[lang] if ready
-                        else {"en": f"Charm: {charm_name} (used)", "vi": f"Bùa: {charm_name} (đã dùng)"}[lang])
-        info.append({"en": f"Speech: {held}", "vi": f"Lời động viên: {held}"}[lang])
-        info.append({"en": f"Cards: {hand}", "vi": f"Bài: {hand}"}[lang])
+            info.append(tr("Charm: {charm_name}", charm_name=charm_name)[lang] if ready
+                        else tr("Charm: {charm_name} (used)", charm_name=charm_name)[lang])
+        info.append(tr("Speech: {held}", held=held)[lang])
+        info.append(tr("Cards: {hand}", hand=hand)[lang])
         d.text((28, y + 40), " · ".join(info), font=font(12), fill=INK, anchor="lm")
         ks = knocks[seat] if seat < len(knocks) else []
         text = ", ".join(_face(k, lang) for k in ks) or ("—")
-        d.text((28, y + 64), fit({"en": f"Hard Knocks: {text}", "vi": f"Đòn đau: {text}"}[lang], 80), font=font(12), fill=VERMILLION if ks else MUTED, anchor="lm")
+        d.text((28, y + 64), fit(tr("Hard Knocks: {text}", text=text)[lang], 80), font=font(12), fill=VERMILLION if ks else MUTED, anchor="lm")
         y += 96
     return Picture(png(image), _alt(view, players, lang), WIDTH, height)
 
 
 def _alt(view: Mapping[str, Any], players: list[str], lang: str) -> str:
     counts = view.get("threat_counts") or {}
-    out = ", ".join(f"{_name(t, lang)} {n}" for t, n in counts.items() if n) or {"en": "empty", "vi": "trống"}[lang]
+    out = ", ".join(f"{_name(t, lang)} {n}" for t, n in counts.items() if n) or tr("empty")[lang]
     trials, reserve = view.get("trials", 0), view.get("reserve", 0)
-    return {"en": f"The Grizzled — Trials {trials}, Morale {reserve}; No Man's Land: {out}",
-            "vi": f"The Grizzled — Thử thách {trials}, Nhuệ khí {reserve}; Vùng đất không người: {out}"}[lang]
+    return tr("The Grizzled — Trials {trials}, Morale {reserve}; No Man's Land: {out}", trials=trials, reserve=reserve, out=out)[lang]

@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from engines.contract import tr
 from engines.tac.board import HOME, WAIT
 from engines.tac.content import name as card_name
 from service.outbound.pictures import Picture
@@ -122,19 +123,19 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
     if to_act:
         who = ", ".join(players[s] for s in to_act)
         shown = fit(who, 22)
-        centred(d, (CX, CY - 22), {"en": f"To play: {shown}", "vi": f"Lượt: {shown}"}[lang], 15, INK, bold=True)
+        centred(d, (CX, CY - 22), tr("To play: {shown}", shown=shown)[lang], 15, INK, bold=True)
     if last:
         name = card_name(str(last["card"]), lang)
         player = players[last["seat"]]
-        said = ({"en": f"{player} discarded {name}", "vi": f"{player} bỏ {name}"}[lang] if last.get("discard")
-                else {"en": f"{player} played {name}", "vi": f"{player} đánh {name}"}[lang])
+        said = (tr("{player} discarded {name}", player=player, name=name)[lang] if last.get("discard")
+                else tr("{player} played {name}", player=player, name=name)[lang])
         centred(d, (CX, CY + 6), fit(said, 30), 14, MUTED)
     deck_size = view.get("deck_size", "?")
-    centred(d, (CX, CY + 32), {"en": f"Deck: {deck_size} cards", "vi": f"Bộ bài: {deck_size} lá"}[lang], 13, MUTED)
+    centred(d, (CX, CY + 32), tr("Deck: {deck_size} cards", deck_size=deck_size)[lang], 13, MUTED)
 
     if hand:
         top = RING_H
-        centred(d, (CX, top + 8), {"en": "Your hand", "vi": "Bài của bạn"}[lang], 14, INK, bold=True)
+        centred(d, (CX, top + 8), tr("Your hand")[lang], 14, INK, bold=True)
         w, gap = 82, 10
         x0 = CX - (len(hand) * (w + gap) - gap) / 2
         for i, cid in enumerate(hand):
@@ -156,11 +157,10 @@ def _alt(view: Mapping[str, Any], players: list[str], lang: str) -> str:
         waiting = len(view["waiting"][colour])
         player = players[LETTERS.index(colour)]
         ring = " ".join(on_ring) or "-"
-        parts.append({"en": f"{colour} ({player}): ring {ring}, home {home}, waiting {waiting}",
-                      "vi": f"{colour} ({player}): vòng {ring}, nhà {home}, chờ {waiting}"}[lang])
+        parts.append(tr("{colour} ({player}): ring {ring}, home {home}, waiting {waiting}", colour=colour, player=player, ring=ring, home=home, waiting=waiting)[lang])
     hand = view.get("hand")
     if hand:
         cards = " ".join(hand)
-        parts.append({"en": f"hand: {cards}", "vi": f"bài: {cards}"}[lang])
+        parts.append(tr("hand: {cards}", cards=cards)[lang])
     board = "; ".join(parts)
-    return {"en": f"TAC board — {board}", "vi": f"Bàn TAC — {board}"}[lang]
+    return tr("TAC board — {board}", board=board)[lang]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engines.contract import tr
 from service.outbound.pictures import Picture
 from service.outbound.pictures.canvas import (
     BLUE,
@@ -42,10 +43,10 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
     image, d = new_canvas(WIDTH, max(height, 120))
     y = 16
     if not teams:
-        centred(d, (WIDTH / 2, 60), {"en": "Teams are being chosen", "vi": "Đang chọn đội"}[lang], 18, INK, bold=True)
+        centred(d, (WIDTH / 2, 60), tr("Teams are being chosen")[lang], 18, INK, bold=True)
     for seat, team in enumerate(teams):
         colour = TEAM_COLOURS[seat % 2]
-        you = {"en": " (you)", "vi": " (bạn)"}[lang] if seat == view.get("you") else ""
+        you = tr(" (you)")[lang] if seat == view.get("you") else ""
         d.rectangle((12, y, WIDTH - 12, y + 26), fill=colour)
         d.text((22, y + 13), fit(players[seat], 24) + you, font=font(15, True), fill=text_colour_on(colour), anchor="lm")
         y += 36
@@ -53,12 +54,12 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
             _fighter(d, fighter, y, lang)
             y += 92
     if revealed:
-        d.text((16, y + 4), {"en": "Last Turn:", "vi": "Lượt vừa rồi:"}[lang], font=font(14, True), fill=INK)
+        d.text((16, y + 4), tr("Last Turn:")[lang], font=font(14, True), fill=INK)
         x = 16
         for i, card in enumerate(revealed):
             text = fit(str(card.get("name", "?")), 26)
             cancelled = fight[0].get("cancelled", [False, False])
-            mark = {"en": " × cancelled", "vi": " × bị huỷ"}[lang] if i < len(cancelled) and cancelled[i] else ""
+            mark = tr(" × cancelled")[lang] if i < len(cancelled) and cancelled[i] else ""
             d.rounded_rectangle((x, y + 26, x + 296, y + 58), radius=6, fill="#FFFFFF", outline=TEAM_COLOURS[i % 2], width=2)
             d.text((x + 8, y + 42), fit(text + mark, 36), font=font(13), fill=INK, anchor="lm")
             x += 308
@@ -68,7 +69,7 @@ def draw(view: Mapping[str, Any], lang: str) -> Picture:
 def _fighter(d: Any, f: Mapping[str, Any], y: float, lang: str) -> None:
     hp, top = int(f["hp"]), int(f["max"])
     name, power = f["name"], f["power"]
-    status = {"en": f"{name} — HP {hp}/{top} · Power {power}", "vi": f"{name} — Máu {hp}/{top} · Sức mạnh {power}"}[lang]
+    status = tr("{name} — HP {hp}/{top} · Power {power}", name=name, hp=hp, top=top, power=power)[lang]
     if f.get("special_max"):
         status += f" · {f['special_name']} {f['special']}/{f['special_max']}"
     tokens = f.get("tokens") or {}
@@ -99,5 +100,5 @@ def _alt(view: Mapping[str, Any], players: list[str], lang: str) -> str:
     for seat, team in enumerate(view.get("teams") or []):
         fighters = ", ".join(f"{f['name']} {f['hp']}/{f['max']}" for f in team)
         parts.append(f"{players[seat]}: {fighters}")
-    legend = {"en": "S = Stop, C = Cancel", "vi": "S = Dừng, C = Huỷ"}[lang]
+    legend = tr("S = Stop, C = Cancel")[lang]
     return ("Tag Team — " + "; ".join(parts) + f" ({legend})") if parts else "Tag Team"
