@@ -157,7 +157,6 @@ def test_restore_then_reread_brings_every_game_back_to_where_it_was(mail_stack: 
     from datetime import date, timedelta
 
     from service.admin.backup import reread_since
-    from service.schedule.runtime import Service
 
     from .world import World, make_settings, menu_of
 
@@ -187,7 +186,7 @@ def test_restore_then_reread_brings_every_game_back_to_where_it_was(mail_stack: 
     assert {status for _, status in handled} == {"applied"}
 
     restore(url, tmp_path / "mid.backup", replace=True)
-    world.service = Service(make_settings(mail_stack, tmp_path, database_url=url), world.clock)  # restarted
+    world.restart(make_settings(mail_stack, tmp_path, database_url=url))
     assert snapshot(world.service.ctx) == at_backup
     asyncio.run(world.step())
     assert snapshot(world.service.ctx) == at_backup  # the inbox says done: nothing is read again

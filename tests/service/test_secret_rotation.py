@@ -13,7 +13,6 @@ import pytest
 
 from service.config import ConfigError, load_settings
 from service.outbound.keys import key_matches, make_key
-from service.schedule.runtime import Service
 from service.store.games import load
 
 from .world import World, make_settings
@@ -26,8 +25,8 @@ OTHER = "other-secret-00000000000000"
 def _rotate(world: World, tmp: Path, secret: str, previous: str = "") -> None:
     """Restart the service on the same database and mailbox with other secrets."""
     same_database = world.service.settings.database_url  # (a new one per call on PostgreSQL)
-    world.service = Service(make_settings(world.stack, tmp, secret=secret, secret_previous=previous,
-                                          database_url=same_database), world.clock)
+    world.restart(make_settings(world.stack, tmp, secret=secret, secret_previous=previous,
+                                database_url=same_database))
 
 
 def _key_of(mail: Any) -> str:

@@ -3,6 +3,7 @@ their mailbox and reply like people (menu numbers, free text, quoting the mail b
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import itertools
@@ -69,6 +70,17 @@ class World:
         stack.add_user(SERVICE, PASSWORD)
         clock = ManualClock()
         return cls(stack, Service(make_settings(stack, tmp, **extra), clock), clock)
+
+    def restart(self, settings: Any) -> Service:
+        """A new service process on ``settings``: the old one's mailbox lock and IMAP connection
+        are let go first, as its process ending would (on PostgreSQL the mailbox is read by the
+        holder of an advisory lock only)."""
+        old = self.service
+        old.mailbox_lock.release()
+        with contextlib.suppress(Exception):
+            old.inbox.close()
+        self.service = Service(settings, self.clock)
+        return self.service
 
     def player(self, address: str, name: str, lang: str = "en") -> str:
         self.stack.add_user(address, PASSWORD)
