@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from engines import i18n
+import engines.i18n as i18n
 
 Seat = int
 JSON = Any  # a JSON-serialisable value: dict/list/str/int/float/bool/None
