@@ -275,13 +275,17 @@ class SentText:
         all_lines: list[str] = []
         commands: set[str] = set()
         offered: set[str] = set()
+        joined: list[str] = []  # per text: "a piece of our text" never spans two texts
+        joined_all: list[str] = []
         for text in texts:
+            text_lines: list[str] = []
+            text_all: list[str] = []
             for raw in text.splitlines():
                 folded = fold(raw)
                 if folded:
-                    all_lines.append(folded)
+                    text_all.append(folded)
                     if not _ECHO.match(raw):
-                        lines.append(folded)
+                        text_lines.append(folded)
                 menu = _MENU_LINE.match(raw)
                 if menu:
                     commands.add(fold(menu.group(1)))
@@ -289,12 +293,18 @@ class SentText:
                     for piece in _OFFER_SPLIT.split(raw):
                         if 2 <= len(fold(piece)) <= 24:
                             offered.add(fold(piece))
+            lines += text_lines
+            all_lines += text_all
+            joined.append("".join(text_lines))
+            joined_all.append("".join(text_all))
         self.lines = lines
         self.whole = set(lines)
         self.long_lines = [line for line in dict.fromkeys(lines) if len(line) >= MIN_OWN_FRAGMENT]
         self.single = "\x00".join(all_lines)
-        self.joined = "".join(lines)
-        self.joined_all = "".join(all_lines)
+        # The texts (subject, plain part, HTML part) are separate: the subject's random ref
+        # ending in "k" glued to the marker line must not make a player's "K" a piece of ours.
+        self.joined = "\x00".join(joined)
+        self.joined_all = "\x00".join(joined_all)
         self.commands = commands - {""}
         self.offered = self.commands | offered
 

@@ -104,3 +104,13 @@ def test_no_line_of_a_sent_mail_ever_becomes_new_text(
     reply = f"{mine}\n\n{head}\n{quote}\n" if head else f"{mine}\n\n{quote}\n"
     got = split_commands(trim_reply(reply, MARKER, sent))
     assert got == ([mine] if mine else []), got
+
+
+def test_a_short_reply_is_not_glued_to_the_subject_ref_across_texts() -> None:
+    """Found by CI: the subject's random ref ended in "k", the plain part starts with the
+    marker line; "K" + the indented marker line was then "a piece of our text" and the
+    player's K was dropped. A piece of ours never spans two of our texts."""
+    sent = SentText(["[TAC #1] The game starts · ref 2o45o6pk67axbsk434yk",
+                     f"{MARKER}\nHello Ann, a game of TAC starts."])
+    reply = f"K\n\n  {MARKER}\n  Hello Ann, a game of TAC starts.\n"
+    assert split_commands(trim_reply(reply, MARKER, sent)) == ["K"]
