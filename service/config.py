@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     #: that does not hold the mailbox looks for stored mail and tries to take the mailbox over
     claim_lease_seconds: float = Field(default=60.0, gt=0)
     worker_poll_seconds: float = Field(default=1.0, gt=0)
+    #: a job round (poll, outbox, sweep) still running after this long is stuck on something
+    #: that never answers: the watchdog logs where it waits and starts the job afresh
+    job_round_timeout_seconds: float = Field(default=300.0, gt=0)
     #: answers to one address (help, state, errors, invitations); game mails are never limited
     error_answers_per_day: int = Field(default=30, ge=0)
     answers_per_hour: int = Field(default=20, ge=0)

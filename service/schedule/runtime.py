@@ -15,6 +15,7 @@ import hashlib
 import logging
 import os
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -40,6 +41,7 @@ from service.outbound.render import build_message
 from service.play.start import create_game
 from service.schedule.deadlines import DeadlinePolicy, act_on_missed, send_reminders
 from service.schedule.digests import send_daily_digests
+from service.schedule.watchdog import await_chain
 from service.store.claims import worker_token
 from service.store.games import StaleGame, create_player
 from service.store.locks import AdvisoryLock, job_lock
@@ -72,6 +74,11 @@ class Service:
         self._stop = asyncio.Event()
         self._watcher: Inbox | None = None
         self._wakes: dict[str, asyncio.Event] = {}
+        #: the task running each job's worker, and when its current round began (monotonic)
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._round_started: dict[str, float] = {}
+        #: rounds the watchdog found stuck and started afresh (health, tests)
+        self.stuck_rounds = 0
         self._flush_lock = asyncio.Lock()
         self.sender = Sender(owner=self.owner)
         self.poll_backoff = Backoff()
@@ -325,10 +332,54 @@ class Service:
             if self._stop.is_set():
                 return
             wake.clear()
+            self._round_started[name] = time.monotonic()
             try:
                 await job()
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if self._stop.is_set() or (task is not None and task.cancelling()):
+                    raise  # cancelled from outside (the watchdog): this worker ends, a new one starts
+                # a library turned an error into a cancellation: it must not end the job for good
+                log.exception("%s: a cancellation leaked out of the round; retrying at the next wake-up", name)
             except Exception:
                 log.exception("%s failed; retrying at the next wake-up", name)
+            finally:
+                self._round_started.pop(name, None)
+
+    def _start_worker(self, name: str, job: Callable[[], Awaitable[Any]]) -> asyncio.Task[None]:
+        task = asyncio.create_task(self._worker(name, self._wakes[name], job), name=f"pbem-{name}")
+        self._tasks[name] = task
+        return task
+
+    async def _watchdog(self, jobs: dict[str, Callable[[], Awaitable[Any]]]) -> None:
+        """Keep every job alive: a round that runs longer than ``job_round_timeout_seconds`` is
+        waiting for something that will not come (each mail server and database call has its
+        own timeout, so this is a defect): its await chain is logged — where it waits — and it
+        is cancelled; a worker that ended is started afresh. Mails a cancelled poll round had
+        claimed are this worker's own claims, which its next claim takes again at once."""
+        limit = self.settings.job_round_timeout_seconds
+        while not self._stop.is_set():
+            await self._pause(min(max(limit / 5, 0.2), 30.0))
+            if self._stop.is_set():
+                return
+            now = time.monotonic()
+            for name, started in list(self._round_started.items()):
+                task = self._tasks.get(name)
+                if task is None or task.done() or now - started <= limit:
+                    continue
+                self.stuck_rounds += 1
+                log.error("%s round stuck for %.0f s, waiting in %s; cancelled and started afresh",
+                          name, now - started, await_chain(task))
+                self._round_started.pop(name, None)
+                task.cancel()
+                await asyncio.wait([task], timeout=10)
+            for name, task in list(self._tasks.items()):
+                if not task.done() or self._stop.is_set():
+                    continue
+                if not task.cancelled() and task.exception() is not None:
+                    log.error("%s worker ended on %r; started afresh", name, task.exception())
+                self._start_worker(name, jobs[name])
+                self._wakes[name].set()  # its round runs again at once
 
     async def _idle_loop(self) -> None:
         """Wake the poll worker as soon as IDLE reports new mail (own connection).
@@ -404,11 +455,13 @@ class Service:
             scheduler.add_job(self._wakes[name].set, "interval", seconds=seconds, id=name,
                               next_run_time=first_run[name] or now + timedelta(seconds=seconds),
                               coalesce=True, max_instances=1, misfire_grace_time=None)
-        workers = [asyncio.create_task(self._worker(name, self._wakes[name], job), name=f"pbem-{name}")
-                   for name, (_seconds, job) in jobs.items()]
+        for name, (_seconds, job) in jobs.items():
+            self._start_worker(name, job)
         self.sender.keep_open = True
         scheduler.start()
         idle = asyncio.create_task(self._idle_loop(), name="pbem-idle")
+        job_of = {name: job for name, (_seconds, job) in jobs.items()}
+        watchdog = asyncio.create_task(self._watchdog(job_of), name="pbem-watchdog")
         try:
             await self._stop.wait()
         finally:
@@ -418,7 +471,8 @@ class Service:
                 self._watcher.interrupt()
             for wake in self._wakes.values():
                 wake.set()  # a waiting worker sees the stop; a busy one finishes its round first
-            await asyncio.gather(idle, *workers, return_exceptions=True)
+            await asyncio.gather(idle, watchdog, return_exceptions=True)
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
             self.sender.keep_open = False
             await self.sender.close()
             await asyncio.to_thread(self.inbox.close)
