@@ -346,6 +346,16 @@ class Service:
             finally:
                 self._round_started.pop(name, None)
 
+    async def _tick(self, name: str) -> None:
+        """APScheduler's job: wake the worker of job ``name``.
+
+        A coroutine on purpose: APScheduler's asyncio executor runs a plain function in a
+        worker THREAD, and ``asyncio.Event`` is not thread-safe — a ``set`` racing the loop's
+        ``wait`` left the event set with its waiter never woken, and every later ``set`` did
+        nothing: the poll job stopped for good (found live, after a kill -9 restart). As a
+        coroutine it runs on the event loop like every other wake-up."""
+        self._wakes[name].set()
+
     def _start_worker(self, name: str, job: Callable[[], Awaitable[Any]]) -> asyncio.Task[None]:
         task = asyncio.create_task(self._worker(name, self._wakes[name], job), name=f"pbem-{name}")
         self._tasks[name] = task
@@ -452,7 +462,7 @@ class Service:
         now = datetime.now(UTC)
         first_run = {"poll": now, "outbox": now + timedelta(seconds=0.2), "sweep": None}
         for name, (seconds, _job) in jobs.items():
-            scheduler.add_job(self._wakes[name].set, "interval", seconds=seconds, id=name,
+            scheduler.add_job(self._tick, "interval", args=[name], seconds=seconds, id=name,
                               next_run_time=first_run[name] or now + timedelta(seconds=seconds),
                               coalesce=True, max_instances=1, misfire_grace_time=None)
         for name, (_seconds, job) in jobs.items():

@@ -80,3 +80,32 @@ def test_a_stuck_poll_round_is_logged_cancelled_and_the_next_round_applies_the_r
     assert len(stuck) == 1 and stuck[0].startswith("poll round stuck for ")
     assert "poll_round_that_hangs_once (test_watchdog.py:" in stuck[0]  # where it waited
     assert [m.status for m in world.inbound()] == ["applied"]
+
+
+def test_every_wake_up_is_set_on_the_event_loop_thread(
+        mail_stack: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The root cause of the live stall: APScheduler ran the interval job ``Event.set`` in a
+    worker thread; asyncio events are not thread-safe, and one lost race left the poll job
+    waiting forever on an event already set. Every ``set`` must happen on the loop's thread."""
+    world = World.create(mail_stack, tmp_path, poll_interval_seconds=0.1, outbox_interval_seconds=0.1,
+                         sweep_interval_seconds=0.1)
+    service = world.service
+    sets: list[tuple[asyncio.Event, str, int]] = []
+    real_set = asyncio.Event.set
+
+    def recording_set(event: asyncio.Event) -> None:
+        sets.append((event, threading.current_thread().name, threading.get_ident()))
+        real_set(event)
+
+    monkeypatch.setattr(asyncio.Event, "set", recording_set)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(service.serve_forever(),), daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: sum(e in service._wakes.values() for e, _n, _i in sets) >= 30, 30,
+                 "the interval jobs to fire")
+    finally:
+        loop.call_soon_threadsafe(service.stop)
+        thread.join(timeout=60)
+    wakes = [(name, ident) for event, name, ident in sets if event in service._wakes.values()]
+    assert {ident for _name, ident in wakes} == {thread.ident}, sorted(set(wakes))
