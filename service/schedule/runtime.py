@@ -77,6 +77,7 @@ class Service:
         #: the task running each job's worker, and when its current round began (monotonic)
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._round_started: dict[str, float] = {}
+        self._rounds_begun: dict[str, int] = {}
         #: rounds the watchdog found stuck and started afresh (health, tests)
         self.stuck_rounds = 0
         self._flush_lock = asyncio.Lock()
@@ -333,6 +334,7 @@ class Service:
                 return
             wake.clear()
             self._round_started[name] = time.monotonic()
+            self._rounds_begun[name] = self._rounds_begun.get(name, 0) + 1
             try:
                 await job()
             except asyncio.CancelledError:
@@ -365,13 +367,28 @@ class Service:
         """Keep every job alive: a round that runs longer than ``job_round_timeout_seconds`` is
         waiting for something that will not come (each mail server and database call has its
         own timeout, so this is a defect): its await chain is logged — where it waits — and it
-        is cancelled; a worker that ended is started afresh. Mails a cancelled poll round had
-        claimed are this worker's own claims, which its next claim takes again at once."""
+        is cancelled; a worker woken but still idle a whole look later (a lost wake-up) and a
+        worker that ended are started afresh. Mails a cancelled poll round had claimed are this
+        worker's own claims, which its next claim takes again at once."""
         limit = self.settings.job_round_timeout_seconds
+        woken_at_last_look: dict[str, int] = {}  # jobs woken but idle at the last look: rounds begun then
         while not self._stop.is_set():
             await self._pause(min(max(limit / 5, 0.2), 30.0))
             if self._stop.is_set():
                 return
+            for name, task in list(self._tasks.items()):
+                begun = self._rounds_begun.get(name, 0)
+                if name in self._round_started or not self._wakes[name].is_set() or task.done():
+                    woken_at_last_look.pop(name, None)
+                elif woken_at_last_look.get(name) == begun:  # woken a whole look ago, and idle still
+                    self.stuck_rounds += 1
+                    log.error("%s worker does not take its wake-up, waiting in %s; started afresh",
+                              name, await_chain(task))
+                    task.cancel()
+                    await asyncio.wait([task], timeout=10)
+                    woken_at_last_look.pop(name, None)
+                else:
+                    woken_at_last_look[name] = begun
             now = time.monotonic()
             for name, started in list(self._round_started.items()):
                 task = self._tasks.get(name)

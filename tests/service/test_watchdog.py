@@ -109,3 +109,28 @@ def test_every_wake_up_is_set_on_the_event_loop_thread(
         thread.join(timeout=60)
     wakes = [(name, ident) for event, name, ident in sets if event in service._wakes.values()]
     assert {ident for _name, ident in wakes} == {thread.ident}, sorted(set(wakes))
+
+
+def test_a_worker_that_misses_its_wake_up_is_started_afresh(
+        mail_stack: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The stall's exact state, made by hand: the sweep's event is set but its waiting worker
+    was never woken (what the thread race left). The watchdog sees it a look later."""
+    world = World.create(mail_stack, tmp_path, job_round_timeout_seconds=1.0, sweep_interval_seconds=3600)
+    service = world.service
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(service.serve_forever(),), daemon=True)
+    caplog.set_level(logging.ERROR, logger="service.schedule.runtime")
+    thread.start()
+    try:
+        wait_for(lambda: "sweep" in service._tasks and service._rounds_begun.get("sweep", 0) == 0, 30,
+                 "the sweep worker to wait")
+        time.sleep(0.3)
+        loop.call_soon_threadsafe(setattr, service._wakes["sweep"], "_value", True)  # set, waiter not woken
+        wait_for(lambda: service._rounds_begun.get("sweep", 0) >= 1, 30, "the sweep to run after all")
+    finally:
+        loop.call_soon_threadsafe(service.stop)
+        thread.join(timeout=60)
+    lines = [r.getMessage() for r in caplog.records]
+    assert any(line.startswith("sweep worker does not take its wake-up, waiting in _worker (runtime.py:")
+               for line in lines), lines
+    assert service.stuck_rounds == 1
