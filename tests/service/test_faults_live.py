@@ -73,6 +73,14 @@ class Server:
         self.restarts.append(time.time())
         self.start()
 
+    def check_alive(self) -> None:
+        """Fail at once, with its exit code, when the service ended without our kill -9: a
+        service that is gone is not a slow one (waiting out the bound would hide why)."""
+        assert self.proc is not None
+        code = self.proc.poll()
+        if code is not None:
+            raise AssertionError(f"pbem serve ended on its own (exit code {code}); see {self.log}")
+
     def startup_seconds(self) -> list[float]:
         """From each restart to the new process's first log line (its migrations check)."""
         stamps = []
@@ -149,6 +157,7 @@ class Table:
         """Let the table play for ``seconds``, opening a new game every ``every`` seconds."""
         end = time.time() + seconds
         while time.time() < end:
+            self.server.check_alive()
             self.add_game()
             time.sleep(min(every, max(end - time.time(), 0)))
 
@@ -189,6 +198,7 @@ def run_table(world: World, stack: Any, tmp_path: Path, faults: Callable[[Table]
         last: dict[str, Any] = {}
 
         def settled() -> bool:
+            server.check_alive()
             with world.service.session() as s:
                 new = s.exec(select(func.count()).select_from(InboundMail).where(InboundMail.status == "new")).one()
                 pending = s.exec(select(func.count()).select_from(Outbox)

@@ -66,11 +66,14 @@ def set_fault(control: Path, mode: str) -> None:
 
 if __name__ == "__main__":  # python -m tests.support.dbfaults serve ... (the pbem CLI, faults on)
     SqliteFaults(Path(os.environ[CONTROL_ENV])).install()
-    if os.environ.get("PBEM_TEST_STACK_DUMPS"):  # every thread's stack every 5 s, for a hang
+    if os.environ.get("PBEM_TEST_STACK_DUMPS"):  # a crash of the interpreter leaves its stacks here
         import faulthandler
 
-        faulthandler.dump_traceback_later(5, repeat=True,
-                                          file=open(os.environ["PBEM_TEST_STACK_DUMPS"], "a"))  # noqa: SIM115
+        # Only on a fatal signal. A periodic dump (dump_traceback_later, repeat=True), used here
+        # before to look for a hang, reads the other threads' frames while they run, and on
+        # Python 3.11 it crashed this very process (segfault in libpython, seen twice in one
+        # run); a stuck job is now named by the service's own watchdog instead.
+        faulthandler.enable(file=open(os.environ["PBEM_TEST_STACK_DUMPS"], "a"), all_threads=True)  # noqa: SIM115
     from service.cli.app import main
 
     sys.argv[0] = "pbem"
