@@ -48,10 +48,14 @@ def serve(
 
     Exit codes (``service.cli.exitcodes``): 0 clean stop, 2 bad arguments, 78 bad configuration,
     69 the health port is taken, 70 an unexpected error."""
+    import faulthandler
     import os
     import socket
 
     from service.cli.exitcodes import EX_CONFIG, EX_SOFTWARE
+
+    if not faulthandler.is_enabled():  # a crash of the interpreter itself leaves its stacks in the log
+        faulthandler.enable()
 
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
