@@ -184,19 +184,37 @@ class Choice:
     """A legal action with its canonical command text and a one-line human label.
 
     ``command`` is exactly what ``format`` returns and what a player may write back.
-    ``command_vi`` is the same command in Vietnamese words (``đánh mưa còi`` for
-    ``play rain whistle``), shown to Vietnamese readers; "" when the engine has none. Both
-    parse back to ``action``, so a player may write either.
+    ``words`` is the same command in each language's words (``đánh mưa còi`` for
+    ``play rain whistle``): a Text (its command words are catalog messages, msgctxt
+    ``command``, so a new language's ``.po`` brings its own) or a ``{lang: words}`` mapping
+    built per language with :func:`engines.i18n.each_lang`. Every form parses back to
+    ``action``, so a player may write any of them. Empty: the command is the same everywhere.
     """
 
     action: Action
     command: str
     label: Text
-    command_vi: str = ""
+    words: Text | Mapping[str, str] | str = ""
 
     def command_in(self, lang: str) -> str:
-        """The command a reader of ``lang`` sees in a menu (the English one when there is no other)."""
-        return self.command_vi if lang == "vi" and self.command_vi else self.command
+        """The command a reader of ``lang`` sees in a menu (the canonical one when there is no other)."""
+        if isinstance(self.words, str):
+            return _legacy_words(self, lang)
+        said = i18n.resolve(self.words, lang)
+        return said if isinstance(said, str) and said else self.command
+
+    @property
+    def command_vi(self) -> str:
+        """Transitional, for the one engine (Tag Team) that still reads it: ``command_in("vi")``."""
+        return self.command_in("vi")
+
+
+def _legacy_words(choice: Choice, lang: str) -> str:
+    """A plain string in ``words`` is an engine's older Vietnamese-only command (Tag Team until
+    it moves its command words to the catalog); it is read as a fixed-words Text."""
+    if not choice.words:
+        return choice.command
+    return Text(choice.command, literal={i18n.SOURCE_LANG: choice.command, "vi": str(choice.words)}).get(lang)
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,7 @@ def reload() -> None:
     """Forget the catalogs read so far (after a test switched ``PBEM_LOCALE_DIR``)."""
     _languages.cache_clear()
     _catalog.cache_clear()
+    _translations.cache_clear()
 
 
 def gettext(lang: str, msgid: str, context: str | None = None) -> str:
@@ -113,6 +114,19 @@ def gettext(lang: str, msgid: str, context: str | None = None) -> str:
     if lang == SOURCE_LANG:
         return msgid
     return _catalog(str(locale_dir()), lang).singular.get((context, msgid), msgid)
+
+
+def translations(msgid: str, context: str | None = None) -> tuple[str, ...]:
+    """``msgid`` in every language served (English first, no repeats): what a parser accepts
+    for a word a menu shows, so a third language's command words and names parse once its
+    catalog has them."""
+    return _translations(str(locale_dir()), msgid, context)
+
+
+@cache
+def _translations(folder: str, msgid: str, context: str | None) -> tuple[str, ...]:
+    found = [msgid, *(_catalog(folder, lang).singular.get((context, msgid), msgid) for lang in _languages(folder))]
+    return tuple(dict.fromkeys(found))
 
 
 def ngettext(lang: str, singular: str, plural: str, n: int, context: str | None = None) -> str:

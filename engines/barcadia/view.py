@@ -26,7 +26,7 @@ from engines.barcadia.state import (
     UP,
     BarcadiaState,
 )
-from engines.contract import Seat, Text, tr
+from engines.contract import Seat, Text, text_of, tr
 from engines.i18n import each_lang
 
 PENDING_TEXT = {  # one catalog message per decision (indexed ``[lang]``)
@@ -161,8 +161,9 @@ def _ranking_words(ranked: list[tuple[str, int, int]], lang: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _t(obj: Mapping[str, str], lang: str) -> str:
-    return obj.get(lang) or obj.get("en", "")
+def _t(obj: Mapping[str, Any], lang: str) -> str:
+    """A view's stored Text (a catalog msgid, or fixed words of an older state) in ``lang``."""
+    return text_of(obj, lang)
 
 
 def text_map(view: Mapping[str, Any], layout: list[list[int]]) -> list[str]:

@@ -136,28 +136,27 @@ def _snapshot(state: TacState) -> dict[str, Any]:
     return {"prior_pos": state.pos.copy(), "prior_fresh": state.fresh.copy()}
 
 
-def describe(state: TacState, seat: int, action: Action, before: Board, after: Board | None) -> tuple[str, str]:
-    """One sentence (en, vi) saying what a play did, naming knocked marbles."""
+def describe(state: TacState, seat: int, action: Action, before: Board, after: Board | None) -> Text:
+    """One sentence saying what a play did, naming knocked marbles: a whole catalog sentence
+    per shape of play, the moves and names filled in when a mail is written."""
     who = names(state, seat)
-    card = action_card(action)
-    en_card, vi_card = cardlib.name(card), cardlib.name(card, "vi")
+    card = cardlib.name_text(action_card(action))
     moved, knocked = changes(before, after) if after is not None else ([], [])
-    moved_vi = changes(before, after, "vi")[0] if after is not None else []
-    en = f"{who} plays {en_card}"
-    vi = f"{who} đánh lá {vi_card}"
+    moves = each_lang(lambda lang: ", ".join(changes(before, after, lang)[0]) if after is not None else "")
+    out = ", ".join(knocked)
+    if action.kind == "fool":
+        return tr("{who} plays {card}: every hand passes to the right; they play again.", who=who, card=card)
     if action.kind == "skip":
-        en += f": {names(state, (seat + 1) % 4)} is skipped"
-        vi += f": {names(state, (seat + 1) % 4)} bị mất lượt"
-    if moved:
-        en += ": " + ", ".join(moved)
-        vi += ": " + ", ".join(moved_vi)
-    if knocked:
-        en += "; knocked out: " + ", ".join(knocked)
-        vi += "; bị đánh về: " + ", ".join(knocked)
+        return tr("{who} plays {card}: {next} is skipped.", who=who, card=card, next=names(state, (seat + 1) % 4))
     if action.kind == "angel" and not action.args:
-        en += " without effect"
-        vi += " nhưng không có tác dụng"
-    return en + ".", vi + "."
+        return tr("{who} plays {card} without effect.", who=who, card=card)
+    if moved and knocked:
+        return tr("{who} plays {card}: {moves}; knocked out: {out}.", who=who, card=card, moves=moves, out=out)
+    if moved:
+        return tr("{who} plays {card}: {moves}.", who=who, card=card, moves=moves)
+    if knocked:
+        return tr("{who} plays {card}; knocked out: {out}.", who=who, card=card, out=out)
+    return tr("{who} plays {card}.", who=who, card=card)
 
 
 def next_with_cards(state: TacState, seat: int) -> int | None:
@@ -282,12 +281,9 @@ def _carry_out(state: TacState, seat: int, action: Action, card: str, before: Bo
     if action.kind == "devil":
         state.last_play = {"seat": seat, "card": card, "discard": False}
         return _devil(state, seat, tac_answer=False)
-    en, vi = describe(state, seat, action, before, after)
-    if action.kind == "fool":
-        en = en[:-1] + ": every hand passes to the right; they play again."
-        vi = vi[:-1] + ": mọi người chuyển bài sang phải; người đó đánh thêm một lá."
-    state.last_play = {"seat": seat, "card": card, "discard": False, "en": en, "vi": vi}
-    return [Event(Text(en, vi)), *finish_turn(state, seat, action, record)]
+    said = describe(state, seat, action, before, after)
+    state.last_play = {"seat": seat, "card": card, "discard": False, "text": said.to_json()}
+    return [Event(said), *finish_turn(state, seat, action, record)]
 
 
 def _tac(state: TacState, seat: int) -> list[Event]:
