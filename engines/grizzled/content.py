@@ -111,7 +111,7 @@ class Content:
         for t in self.threats:
             if t.id == threat:
                 return t.name
-        return Text(threat, threat)
+        return Text(threat, literal={i18n.SOURCE_LANG: threat})  # an unknown id shows as written
 
     def face_order(self, face: str) -> tuple[int, str]:
         """Sort key for showing a hand: threat cards first, then Hard Knocks, then specials."""
@@ -133,11 +133,11 @@ class Content:
     def _make_face_text(self, face: str) -> Text:
         card = self.faces.get(face)
         if card is None:
-            return Text(face, face)  # planted markers and unknown ids show as written
+            return Text(face, literal={i18n.SOURCE_LANG: face})  # planted markers and unknown ids show as written
         if card.kind == "threat":
-            threats = Text(" + ".join(self.threat_name(t).en for t in card.threats),
-                           literal={lang: " + ".join(self.threat_name(t).get(lang) for t in card.threats)
-                                    for lang in i18n.languages()})  # names joined by a sign, in every language
+            # the names joined by a sign, in the reader's language: a template no catalog translates
+            threats = Text(" + ".join(f"{{t{i}}}" for i in range(len(card.threats))),
+                           args={f"t{i}": self.threat_name(t) for i, t in enumerate(card.threats)})
             if card.trap:
                 return tr("{threats} (trap)", threats=threats)
             return threats
