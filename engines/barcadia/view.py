@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engines import i18n
 from engines.barcadia.commands import player_refs, slug
 from engines.barcadia.content import content
 from engines.barcadia.hexes import START_POINT
@@ -50,7 +51,8 @@ def card_entry(cid: str) -> dict[str, Any]:
         card = deck.get(cid)
         if card is not None:
             return {"name": card.name.to_json(), "text": card.text.to_json(), "timing": card.timing}
-    return {"name": {"en": cid, "vi": cid}, "text": {"en": "", "vi": ""}, "timing": ""}  # e.g. a planted marker
+    return {"name": Text(cid, literal={i18n.SOURCE_LANG: cid}).to_json(),  # e.g. a planted marker, as written
+            "text": Text("", literal={i18n.SOURCE_LANG: ""}).to_json(), "timing": ""}
 
 
 def _room(s: BarcadiaState, i: int, tiles: dict[str, Any]) -> dict[str, Any]:

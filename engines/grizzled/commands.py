@@ -151,14 +151,14 @@ def format_action(action: Action) -> str:
 #: canonical verb -> its command word, a catalog message a menu shows in the reader's language
 #: (each translation parses back: ``verb_table`` adds every catalog's words to ``VERBS``)
 COMMAND_VERBS: dict[str, Text] = {
-    "choose": trc("command", "choose"), "intensity": trc("command", "intensity"), "play": trc("command", "play"),
-    "charm": trc("command", "charm"), "speech": trc("command", "speech"), "withdraw": trc("command", "withdraw"),
-    "discard": trc("command", "discard"), "keep": trc("command", "keep"), "heal": trc("command", "heal"),
-    "remove": trc("command", "remove"), "recover": trc("command", "recover"), "decline": trc("command", "decline"),
+    "choose": trc("grizzled command", "choose"), "intensity": trc("grizzled command", "intensity"), "play": trc("grizzled command", "play"),
+    "charm": trc("grizzled command", "charm"), "speech": trc("grizzled command", "speech"), "withdraw": trc("grizzled command", "withdraw"),
+    "discard": trc("grizzled command", "discard"), "keep": trc("grizzled command", "keep"), "heal": trc("grizzled command", "heal"),
+    "remove": trc("grizzled command", "remove"), "recover": trc("grizzled command", "recover"), "decline": trc("grizzled command", "decline"),
 }
 #: argument words that are not content names (``recover charm``, ``withdraw left drop right``)
-COMMAND_ARGS: dict[str, Text] = {"trap": trc("command argument", "trap"), "drop": trc("command argument", "drop"),
-                                 "charm": trc("command argument", "charm")}
+COMMAND_ARGS: dict[str, Text] = {"trap": trc("grizzled command argument", "trap"), "drop": trc("grizzled command argument", "drop"),
+                                 "charm": trc("grizzled command argument", "charm")}
 
 
 def _content_words() -> dict[str, Text]:

@@ -15,7 +15,7 @@ Canonical forms (what ``format`` writes and the menu shows):
 
 ``format_in`` writes the same commands in a language's words (Vietnamese: ``cho 12``, ``13 mở``,
 ``4 lùi a2``, ``8 bỏ lượt``, ``đổi chỗ a1 d2``), which menus show to that language's players. The
-command words are catalog messages (msgctxt ``command``): a new language's ``.po`` brings its own,
+command words are catalog messages (msgctxt ``tac command``): a new language's ``.po`` brings its own,
 and the parser accepts the command words of every catalog.
 
 Parsing is forgiving: case, punctuation and spacing do not matter, English and Vietnamese words
@@ -53,13 +53,13 @@ RING_WORDS = {"ring", "stay", "vong", "ngoai"}
 FILLER = {"play", "plays", "card", "danh", "la", "with", "my", "marble", "bi", "vien", "qua", "to", "on",
           "and", "va", "then", "roi", "move", "di", "steps", "step", "buoc", "o", "the", "an", "use", "dung"}
 
-#: The words of the canonical commands, each a catalog message (msgctxt "command") that menus
+#: The words of the canonical commands, each a catalog message (msgctxt "tac command") that menus
 #: show in the reader's language. The first five are verbs, the others name a card.
 COMMAND_WORDS: dict[str, Text] = {
-    "give": trc("command", "give"), "discard": trc("command", "discard"), "start": trc("command", "start"),
-    "back": trc("command", "back"), "skip": trc("command", "skip"), "trick": trc("command", "trick"),
-    "warrior": trc("command", "warrior"), "angel": trc("command", "angel"), "devil": trc("command", "devil"),
-    "fool": trc("command", "fool"), "tac": trc("command", "tac"),
+    "give": trc("tac command", "give"), "discard": trc("tac command", "discard"), "start": trc("tac command", "start"),
+    "back": trc("tac command", "back"), "skip": trc("tac command", "skip"), "trick": trc("tac command", "trick"),
+    "warrior": trc("tac command", "warrior"), "angel": trc("tac command", "angel"), "devil": trc("tac command", "devil"),
+    "fool": trc("tac command", "fool"), "tac": trc("tac command", "tac"),
 }
 _VERB_SETS = {"give": GIVE_WORDS, "discard": DISCARD_WORDS, "start": START_WORDS, "back": BACK_WORDS,
               "skip": SKIP_WORDS}
@@ -82,7 +82,7 @@ def vocabulary() -> Vocabulary:
 @cache
 def _vocabulary(folder: str, langs: tuple[str, ...]) -> Vocabulary:
     def said(word: str) -> set[str]:
-        return {fold(t) for t in i18n.translations(word, "command")}
+        return {fold(t) for t in i18n.translations(word, "tac command")}
 
     verbs = {verb: frozenset(base | said(verb)) for verb, base in _VERB_SETS.items()}
     cards = dict(card_words())
