@@ -15,7 +15,7 @@ from typing import Any
 
 from engines.barcadia.words import effect_text, room_text
 from engines.contract import Text, trc
-from engines.datafile import check, load_toml
+from engines.datafile import check, load_toml, refuse_translations
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -126,7 +126,7 @@ def _text(entry: Mapping[str, Any], where: str, context: str) -> Text:
     """The entry's name: its English ``en`` as a catalog message; translations live in the
     ``.po`` files (msgctxt ``context``), never in the data file."""
     _require(isinstance(entry.get("en"), str) and bool(entry["en"].strip()), where, "'en' must be a non-empty string")
-    _require("vi" not in entry, where, "names are translated in engines/locale/*/pbem.po; remove 'vi'")
+    refuse_translations(entry, where, ContentError)
     return trc(context, str(entry["en"]))
 
 

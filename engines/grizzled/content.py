@@ -19,7 +19,7 @@ from typing import Any
 
 from engines import i18n
 from engines.contract import Text, tr, trc
-from engines.datafile import load_toml, require
+from engines.datafile import load_toml, refuse_translations, require
 
 TRIALS_TOTAL = 59
 THREAT_CARDS_TOTAL = 39
@@ -163,8 +163,7 @@ def _req(entry: dict[str, Any], key: str, kind: type, where: str) -> Any:
 def _named(entry: dict[str, Any], where: str, context: str) -> Named:
     """An entry's id, name and aliases. The name is its English ``en`` as a catalog message
     (msgctxt ``context``, as babel.cfg extracts it); translations live in the ``.po`` files."""
-    if "vi" in entry:
-        raise ContentError(f"{where}: names are translated in engines/locale/*/pbem.po; remove 'vi'")
+    refuse_translations(entry, where, ContentError)
     aliases = _req(entry, "aliases", list, where)
     if not aliases or not all(isinstance(a, str) and a for a in aliases):
         raise ContentError(f"{where}: aliases must be a non-empty list of words")

@@ -15,6 +15,7 @@ from typing import Any
 
 from engines import i18n
 from engines.contract import Text, trc
+from engines.datafile import refuse_translations
 
 NUMBER_CARDS: frozenset[str] = frozenset({"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "12", "13"})
 SPECIAL_CARDS: frozenset[str] = frozenset({"trick", "tac", "angel", "devil", "warrior", "fool"})
@@ -48,8 +49,7 @@ def _card(card_id: str, raw: Any) -> Card:
         raise CardDataError(f"cards.toml: unknown card id {card_id!r}")
     if not isinstance(raw, dict):
         raise CardDataError(f"cards.toml: [cards.{card_id}] must be a table")
-    if "vi" in raw:
-        raise CardDataError(f"cards.toml: card {card_id!r}: names are translated in engines/locale/*/pbem.po; remove vi")
+    refuse_translations(raw, f"cards.toml: card {card_id!r}", CardDataError)
     for key, kind in (("count", int), ("order", int), ("en", str)):
         if not isinstance(raw.get(key), kind):
             raise CardDataError(f"cards.toml: card {card_id!r} needs {key} ({kind.__name__})")
