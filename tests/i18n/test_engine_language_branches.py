@@ -18,8 +18,8 @@ from tests.i18n.test_service_language_branches import _language_branches
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = ("tac", "barcadia", "grizzled")
-FILES = sorted(p for name in ENGINES for p in (ROOT / "engines" / name).rglob("*.py")) + [
-    ROOT / "engines" / "contract.py", ROOT / "engines" / "i18n.py"]
+FILES = [*sorted(p for name in ENGINES for p in (ROOT / "engines" / name).rglob("*.py")),
+         ROOT / "engines" / "contract.py", ROOT / "engines" / "i18n.py"]
 DATA = sorted(p for name in ENGINES for p in (ROOT / "engines" / name / "data").glob("*.toml"))
 
 
