@@ -236,7 +236,7 @@ def play(state: TacState, seat: int, action: Action, after: Board | None) -> lis
         # player's "previous turn" is the victim's lost turn, which has no card to take over —
         # except that a player skipped by an 8 played on the victim's behalf may answer it (TAC-69).
         record = {"seat": victim, "eff": "8" if action.kind == "skip" else None, **_snapshot(state)}
-        events = [Event(tr("{names} picks {name} from {names2}'s hand.", names=names(state, seat), names2=names(state, victim), name=each_lang(cardlib.name, card)))]
+        events = [Event(tr("{names} picks {name} from {names2}'s hand.", names=names(state, seat), names2=names(state, victim), name=cardlib.name_text(card)))]
         events += _carry_out(state, victim, action, card, before, after, record)
         if action.kind == "fool" and state.phase == "play" and state.turn == victim:
             # TAC-59: the Devil's player makes the Fool's choices too, so the extra turn the Fool
@@ -257,7 +257,7 @@ def play(state: TacState, seat: int, action: Action, after: Board | None) -> lis
         record = {"seat": seat, "eff": eff, "discarded": True, **_snapshot(state)}
         state.last_play = {"seat": seat, "card": card, "discard": True}
         who = names(state, seat)
-        ev = Event(tr("{who} discards {name} without effect.", who=who, name=each_lang(cardlib.name, card)))
+        ev = Event(tr("{who} discards {name} without effect.", who=who, name=cardlib.name_text(card)))
         return [ev, *finish_turn(state, seat, action, record)]
     if action.kind == "devil":
         state.last_play = {"seat": seat, "card": card, "discard": False}
@@ -271,7 +271,7 @@ def _carry_out(state: TacState, seat: int, action: Action, card: str, before: Bo
     if action.kind == "discard":
         state.last_play = {"seat": seat, "card": card, "discard": True}
         who = names(state, seat)
-        ev = Event(tr("{name} is discarded from {who}'s hand without effect.", who=who, name=each_lang(cardlib.name, card)))
+        ev = Event(tr("{name} is discarded from {who}'s hand without effect.", who=who, name=cardlib.name_text(card)))
         return [ev, *finish_turn(state, seat, action, record)]
     if after is not None:
         state.set_board(after)
@@ -300,8 +300,8 @@ def _tac(state: TacState, seat: int) -> list[Event]:
     undone = names(state, int(rec["seat"]))
     state.last_play = {"seat": seat, "card": "tac", "discard": False}
     if rec.get("discarded"):  # TAC-70: nothing is undone
-        return [Event(tr("{who} plays TAC on {undone}'s discard: {who} now uses the {name}.", who=who, undone=undone, name=each_lang(cardlib.name, eff)))]
-    return [Event(tr("{who} plays TAC: {undone}'s turn is undone; {who} now uses the {name}.", who=who, undone=undone, name=each_lang(cardlib.name, eff)))]
+        return [Event(tr("{who} plays TAC on {undone}'s discard: {who} now uses the {name}.", who=who, undone=undone, name=cardlib.name_text(eff)))]
+    return [Event(tr("{who} plays TAC: {undone}'s turn is undone; {who} now uses the {name}.", who=who, undone=undone, name=cardlib.name_text(eff)))]
 
 
 def _devil(state: TacState, seat: int, tac_answer: bool) -> list[Event]:

@@ -29,10 +29,10 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
     if kind == "give":
         c = str(action.args[0])
         mate = names[(seat + 2) % 4]
-        return tr("give your {name} to {mate}", mate=mate, name=each_lang(cardlib.name, c))
+        return tr("give your {name} to {mate}", mate=mate, name=cardlib.name_text(c))
     if kind == "discard":
         c = str(action.args[0])
-        return tr("discard {name} without effect", name=each_lang(cardlib.name, c))
+        return tr("discard {name} without effect", name=cardlib.name_text(c))
     if kind == "tac":
         if state.pending is not None:
             return tr("play their TAC: the Devil turns on the next player")
@@ -40,8 +40,8 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
         card = str(rec.get("eff"))
         who = names[int(rec.get("seat", seat))]
         if rec.get("discarded"):  # TAC-70: nothing to undo, only the card's function
-            return tr("TAC: nothing to undo; use the {name} of {who}'s discard", who=who, name=each_lang(cardlib.name, card))
-        return tr("TAC: undo {who}'s turn and use its {name}", who=who, name=each_lang(cardlib.name, card))
+            return tr("TAC: nothing to undo; use the {name} of {who}'s discard", who=who, name=cardlib.name_text(card))
+        return tr("TAC: undo {who}'s turn and use its {name}", who=who, name=cardlib.name_text(card))
     if kind == "devil":
         nxt = names[(seat + 1) % 4]
         return tr("Devil: look at {nxt}'s hand and play their turn", nxt=nxt)
@@ -52,15 +52,15 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
         return tr("8: {nxt} skips their turn", nxt=nxt)
     card = action_card(action)
     if after is None:
-        return tr("play {name}", name=each_lang(cardlib.name, card))
+        return tr("play {name}", name=cardlib.name_text(card))
     moved, knocked = changes(before, after)
     moves = each_lang(_moves, before, after)
     if kind in ("open",) or (kind == "angel" and action.args[:1] == ("start",)):
-        said = tr("{name}: open, {moves}", moves=moves, name=each_lang(cardlib.name, card))
+        said = tr("{name}: open, {moves}", moves=moves, name=cardlib.name_text(card))
     elif moved:
-        said = tr("{name}: {moves}", moves=moves, name=each_lang(cardlib.name, card))
+        said = tr("{name}: {moves}", moves=moves, name=cardlib.name_text(card))
     else:
-        said = tr("{name}: no marble moves", name=each_lang(cardlib.name, card))
+        said = tr("{name}: no marble moves", name=cardlib.name_text(card))
     if knocked:
         hit = ", ".join(knocked)
         said = tr("{said} (knocks {hit})", said=said, hit=hit)

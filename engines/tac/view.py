@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.contract import Text, text_of, tr
-from engines.i18n import each_lang
 from engines.tac import content as cardlib
 from engines.tac.board import HOME, LETTERS, WAIT, marble_name, start
 from engines.tac.state import TacState
@@ -160,10 +159,10 @@ def render(view_: Mapping[str, Any], lang: str) -> str:
         chosen = ", ".join(players[p] for p in ex["chosen"]) or "-"
         lines.append(_t(lang, tr("Partner exchange: chosen so far: {chosen}.", chosen=chosen)))
         if ex["your_gift"]:
-            lines.append(_t(lang, tr("You give: {name} (you may still change it).", name=each_lang(cardlib.name, ex['your_gift']))))
+            lines.append(_t(lang, tr("You give: {name} (you may still change it).", name=cardlib.name_text(ex['your_gift']))))
     pending = view_["pending"]
     if pending and pending["kind"] == "use":
-        lines.append(_t(lang, tr("TAC played: now use the {name}.", name=each_lang(cardlib.name, pending['card']))))
+        lines.append(_t(lang, tr("TAC played: now use the {name}.", name=cardlib.name_text(pending['card']))))
     if pending and pending["kind"] == "devil":
         victim = players[pending["victim"]]
         lines.append(_t(lang, tr("Devil: play {victim}'s turn with one of their cards.", victim=victim)))
