@@ -39,8 +39,10 @@ class Text:
     an optional gettext context. ``get(lang)`` looks the msgid up in the ``lang`` catalog and
     fills the arguments (which may themselves be Texts) when a mail is written.
 
-    ``literal`` holds fixed words per language: data stored before the catalogs existed
-    (``{"en": .., "vi": ..}``) and the rare pair not yet moved to a catalog.
+    ``literal`` holds fixed words per language instead: data stored before the catalogs
+    existed (``{"en": .., "vi": ..}``), or words that are the same in every language (a planted
+    marker, an id shown as written: :meth:`fixed`). Code never writes a second language inline:
+    a sentence is an English msgid whose translations live in the catalogs.
     """
 
     __slots__ = ("args", "context", "literal", "msgid")
@@ -50,14 +52,17 @@ class Text:
     context: str | None
     literal: tuple[tuple[str, str], ...]
 
-    def __init__(self, msgid: str, vi: str | None = None, /, *, context: str | None = None,
+    def __init__(self, msgid: str, /, *, context: str | None = None,
                  args: Mapping[str, Any] | None = None, literal: Mapping[str, str] | None = None) -> None:
-        if vi is not None:  # the old bilingual pair Text(en, vi)
-            literal = {"en": msgid, "vi": vi}
         object.__setattr__(self, "msgid", msgid)
         object.__setattr__(self, "args", tuple(sorted((args or {}).items())))
         object.__setattr__(self, "context", context)
         object.__setattr__(self, "literal", tuple(sorted((literal or {}).items())))
+
+    @staticmethod
+    def fixed(words: str) -> Text:
+        """The same words in every language (an id or a planted marker shown as written)."""
+        return Text(words, literal={i18n.SOURCE_LANG: words})
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Text is immutable")
@@ -142,12 +147,10 @@ def _arg_from_json(value: Any) -> Any:
     return value
 
 
-def tr(msgid: str, vi: str | None = None, /, **args: Any) -> Text:
+def tr(msgid: str, /, **args: Any) -> Text:
     """A translatable sentence: ``tr("{name} draws a card.", name=who)``. The English text is the
-    msgid (Babel extracts it); its translations live in the catalogs. ``tr(en, vi)`` with two
-    texts is the old pair form, kept working until the codemod has moved it to a catalog."""
-    if vi is not None:
-        return Text(msgid, literal={"en": msgid, "vi": vi})
+    msgid (Babel extracts it); its translations live in the catalogs (``tools/i18n_codemod.py``
+    moves an older ``tr(en, vi)`` pair there)."""
     return Text(msgid, args=args)
 
 

@@ -329,7 +329,7 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
     if k == "place":
         q, r = int(str(args[0])), int(str(args[1]))
         near = _placed_neighbour(s, (q, r))
-        side = COMPASS.get(near[1]) or Text(near[1], literal={"en": near[1]})  # "?": no placed neighbour
+        side = COMPASS.get(near[1]) or Text.fixed(near[1])  # "?": no placed neighbour
         return tr("Place the next room face down at {q},{r} ({side} of {room_label})", q=q, r=r, side=side, room_label=room_label(near[0]))
     return tr(k)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines import i18n
 from engines.barcadia.commands import player_refs, slug
 from engines.barcadia.content import content
 from engines.barcadia.hexes import START_POINT
@@ -51,8 +50,8 @@ def card_entry(cid: str) -> dict[str, Any]:
         card = deck.get(cid)
         if card is not None:
             return {"name": card.name.to_json(), "text": card.text.to_json(), "timing": card.timing}
-    return {"name": Text(cid, literal={i18n.SOURCE_LANG: cid}).to_json(),  # e.g. a planted marker, as written
-            "text": Text("", literal={i18n.SOURCE_LANG: ""}).to_json(), "timing": ""}
+    return {"name": Text.fixed(cid).to_json(),  # e.g. a planted marker, as written
+            "text": Text.fixed("").to_json(), "timing": ""}
 
 
 def _room(s: BarcadiaState, i: int, tiles: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engines.contract import Text, tr
-from engines.i18n import SOURCE_LANG, each_lang
+from engines.i18n import each_lang
 
 #: The decks a card can belong to; the House Rule deck speaks to everyone.
 DECKS = ("loot", "powerup", "character", "house_rule")
@@ -177,7 +177,7 @@ def reward_text(reward: tuple[tuple[str, int], ...]) -> Text:
     """``(("loot", 2), ("powerup", 1))`` -> "2 Loot cards and 1 Power-Up"."""
     said = [_deck_count(deck, n) for deck, n in reward]
     if not said:  # a room that gives nothing (a portal, the hoard): its sentence never says it
-        return Text("", literal={SOURCE_LANG: ""})
+        return Text.fixed("")
     out = said[0]
     for more in said[1:]:
         out = tr("{out} and {more}", out=out, more=more)

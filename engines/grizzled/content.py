@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from engines import i18n
 from engines.contract import Text, tr, trc
 from engines.datafile import load_toml, refuse_translations, require
 
@@ -111,7 +110,7 @@ class Content:
         for t in self.threats:
             if t.id == threat:
                 return t.name
-        return Text(threat, literal={i18n.SOURCE_LANG: threat})  # an unknown id shows as written
+        return Text.fixed(threat)  # an unknown id shows as written
 
     def face_order(self, face: str) -> tuple[int, str]:
         """Sort key for showing a hand: threat cards first, then Hard Knocks, then specials."""
@@ -133,7 +132,7 @@ class Content:
     def _make_face_text(self, face: str) -> Text:
         card = self.faces.get(face)
         if card is None:
-            return Text(face, literal={i18n.SOURCE_LANG: face})  # planted markers and unknown ids show as written
+            return Text.fixed(face)  # planted markers and unknown ids show as written
         if card.kind == "threat":
             # the names joined by a sign, in the reader's language: a template no catalog translates
             threats = Text(" + ".join(f"{{t{i}}}" for i in range(len(card.threats))),

@@ -112,7 +112,7 @@ def name(card_id: str, lang: str = "en") -> str:
 def name_text(card_id: str) -> Text:
     """The card's name as a Text, translated when a mail is written."""
     card = CARDS.get(card_id)
-    return trc(CONTEXT, card.en) if card is not None else Text(card_id, literal={"en": card_id})
+    return trc(CONTEXT, card.en) if card is not None else Text.fixed(card_id)
 
 
 def steps(card_id: str) -> int:
