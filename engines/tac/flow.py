@@ -10,12 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from engines.contract import Action, Event, Text, tr
-from engines.i18n import each_lang
 from engines.tac import content as cardlib
 from engines.tac import dealing, rules
 from engines.tac.board import Board
 from engines.tac.dealing import names
-from engines.tac.labels import changes
+from engines.tac.labels import changes, moves_text
 from engines.tac.plays import Context, Uses, action_card, card_uses
 from engines.tac.rules import SEVEN_IN_HOME_DEFAULT, SEVEN_STUCK_DEFAULT
 from engines.tac.seven import HomeSteps
@@ -142,7 +141,7 @@ def describe(state: TacState, seat: int, action: Action, before: Board, after: B
     who = names(state, seat)
     card = cardlib.name_text(action_card(action))
     moved, knocked = changes(before, after) if after is not None else ([], [])
-    moves = each_lang(lambda lang: ", ".join(changes(before, after, lang)[0]) if after is not None else "")
+    moves = moves_text(before, after) if after is not None else Text.fixed("")
     out = ", ".join(knocked)
     if action.kind == "fool":
         return tr("{who} plays {card}: every hand passes to the right; they play again.", who=who, card=card)

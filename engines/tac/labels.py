@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engines.contract import Action, Text, tr
-from engines.i18n import each_lang
 from engines.tac import content as cardlib
 from engines.tac.board import WAIT, Board, field_name, marble_name
 from engines.tac.plays import action_card
@@ -54,7 +53,7 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
     if after is None:
         return tr("play {name}", name=cardlib.name_text(card))
     moved, knocked = changes(before, after)
-    moves = each_lang(_moves, before, after)
+    moves = moves_text(before, after)
     if kind in ("open",) or (kind == "angel" and action.args[:1] == ("start",)):
         said = tr("{name}: open, {moves}", moves=moves, name=cardlib.name_text(card))
     elif moved:
@@ -67,6 +66,18 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
     return said
 
 
-def _moves(before: Board, after: Board, lang: str) -> str:
-    """The marbles' moves in ``lang`` (the waiting area is a word), for ``each_lang``."""
-    return ", ".join(changes(before, after, lang)[0])
+def moves_text(before: Board, after: Board) -> Text:
+    """The marbles' moves (``a1 10→15, b2 waiting→16``) as facts: a template no catalog
+    translates, filled in the reader's language (the waiting area is a word) when read."""
+    parts: list[str] = []
+    args: dict[str, str | Text] = {}
+    for m in range(16):
+        if before.pos[m] != after.pos[m] and after.pos[m] != WAIT:
+            i = len(parts)
+            parts.append(f"{{m{i}}} {{a{i}}}→{{b{i}}}")
+            args |= {f"m{i}": marble_name(m), f"a{i}": _field(m, before.pos[m]), f"b{i}": _field(m, after.pos[m])}
+    return Text(", ".join(parts), args=args)
+
+
+def _field(marble: int, p: int) -> str | Text:
+    return tr("waiting") if p == WAIT else field_name(marble, p)
