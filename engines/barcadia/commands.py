@@ -232,6 +232,15 @@ def _room_text(room: int, tile_id: str) -> Text:
     return tr("room {room} ({name})", room=room, name=tile.name)
 
 
+def _room_there(s: BarcadiaState, room: int, d: Text) -> Text:
+    """A room next to the reader's, with where it lies: "room 4 (face down, south of you)"."""
+    shown = s.rooms[room][TILE] if s.rooms[room][UP] or s.rooms[room][KNOWN] else ""
+    tile = content().rooms.get(shown)
+    if tile is None:
+        return tr("room {room} (face down, {d} of you)", room=room, d=d)
+    return tr("room {room} ({name}, {d} of you)", room=room, name=tile.name, d=d)
+
+
 #: Compass directions in words (a map with north up), for labels in each language.
 COMPASS = {  # one catalog word per direction
     "n": tr("north"),
@@ -261,10 +270,7 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
     if k == "reveal":
         room = int(str(args[0]))
         d = where(s, seat, room)
-        known = describe_room(s, room)
-        if d:  # "room 4 (face down, south of you)": the room's words without their closing bracket
-            opened = each_lang(_unclosed, known)
-            known = tr("{opened}, {d} of you)", opened=opened, d=d)
+        known = describe_room(s, room) if not d else _room_there(s, room, d)
         return tr("Reveal {known} and enter it if you can", known=known)
     if k == "enter":
         rooms = [describe_room(s, int(str(x))) for x in args]
@@ -366,11 +372,6 @@ def _examples(s: BarcadiaState, legal: Sequence[Action], quote: str, sep: str, l
     language's own command words; ``each_lang`` calls it once per language)."""
     said = sep.join(f"{quote}{x}{quote}" for x in _ex(s, legal, lang)[:limit])
     return said or PASS_EXAMPLE[lang]
-
-
-def _unclosed(text: Text, lang: str) -> str:
-    """``text`` in ``lang`` without its last character (the closing bracket of a room's words)."""
-    return text.get(lang)[:-1]
 
 
 def _match_verb(words: list[str]) -> tuple[str, list[str]] | None:
