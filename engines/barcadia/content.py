@@ -206,8 +206,8 @@ def _cards(data: Mapping[str, Any], table: str, where: str, allowed: frozenset[s
             timing = str(entry.get("timing"))
             _require(timing in TIMINGS, at, f"'timing' must be one of {', '.join(sorted(TIMINGS))}")
         count = _int(entry, "count", at, 1, 30) if "count" in entry else 1
-        _require("text_en" not in entry and "text_vi" not in entry, at,
-                 "card texts are generated from the effect (engines/barcadia/words.py); remove text_en/text_vi")
+        _require("text_en" not in entry, at,
+                 "card texts are generated from the effect (engines/barcadia/words.py); remove text_en")
         effect = _effect(entry, at, allowed)
         cards[cid] = Card(cid, _text(entry, at, CONTEXTS[deck]), effect, effect_text(deck, effect.kind, effect.scope, effect.amount),
                           timing, count)

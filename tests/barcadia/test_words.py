@@ -75,7 +75,7 @@ def test_every_effect_kind_and_scope_the_loader_allows_has_words() -> None:
 
 def test_a_card_with_handwritten_text_is_refused() -> None:
     from engines.barcadia.content import ContentError, _cards
-    entry = {"id": "x", "en": "X", "vi": "X", "timing": "turn", "effect": "heal", "amount": 5, "text_en": "Heal."}
+    entry = {"id": "x", "en": "X", "timing": "turn", "effect": "heal", "amount": 5, "text_en": "Heal."}
     with pytest.raises(ContentError, match="generated"):
         _cards({"loot": [entry]}, "loot", "loot.toml", LOOT_EFFECTS, timed=True, deck="loot")
 

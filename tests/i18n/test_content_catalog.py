@@ -10,6 +10,7 @@ import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract
 from babel.messages.pofile import read_po
@@ -94,3 +95,20 @@ def test_a_name_without_a_translation_is_reported() -> None:
     vi.get("Rain", context="threat").string = ""
     assert untranslated([("room", "Goblin"), ("threat", "Rain"), ("card", "Angel")], vi) == [
         ("room", "Goblin"), ("threat", "Rain")]
+
+
+def test_loaders_refuse_a_translation_in_a_data_file() -> None:
+    """A ``vi`` (or ``name_vi``) field would be a second, unchecked copy of a catalog entry."""
+    from engines.barcadia.content import LOOT_EFFECTS, ContentError, _cards
+    from engines.grizzled.content import ContentError as GrizzledError
+    from engines.grizzled.content import _named
+    from engines.tac.content import CardDataError, _card
+
+    loot = {"id": "x", "en": "X", "vi": "Ếch", "timing": "turn", "effect": "heal", "amount": 5}
+    with pytest.raises(ContentError, match="translations belong"):
+        _cards({"loot": [loot]}, "loot", "loot.toml", LOOT_EFFECTS, timed=True, deck="loot")
+    with pytest.raises(GrizzledError, match="name_vi"):
+        _named({"id": "rain", "en": "Rain", "name_vi": "Mưa", "aliases": ["rain"]}, "threats.toml threat 1", "threat")
+    with pytest.raises(CardDataError, match="translations belong"):
+        _card("1", {"count": 9, "order": 1, "en": "1", "vi": "1"})
+    assert _card("1", {"count": 9, "order": 1, "en": "1"}).en == "1"
