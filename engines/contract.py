@@ -189,15 +189,16 @@ class Choice:
     ``command`` is exactly what ``format`` returns and what a player may write back.
     ``words`` is the same command in each language's words (``đánh mưa còi`` for
     ``play rain whistle``): a Text (its command words are catalog messages, msgctxt
-    ``command``, so a new language's ``.po`` brings its own) or a ``{lang: words}`` mapping
-    built per language with :func:`engines.i18n.each_lang`. Every form parses back to
+    ``command``, so a new language's ``.po`` brings its own), a ``{lang: words}`` mapping
+    built per language with :func:`engines.i18n.each_lang`, or :class:`engines.i18n.LazyWords`
+    that writes them when a menu is read. Every form parses back to
     ``action``, so a player may write any of them. Empty: the command is the same everywhere.
     """
 
     action: Action
     command: str
     label: Text
-    words: Text | Mapping[str, str] | str = ""
+    words: Text | Mapping[str, str] | i18n.LazyWords | str = ""
 
     def command_in(self, lang: str) -> str:
         """The command a reader of ``lang`` sees in a menu (the canonical one when there is no other)."""

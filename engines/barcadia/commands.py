@@ -98,7 +98,7 @@ def _folded(word: Text) -> set[str]:
 def verbs() -> dict[str, str]:
     """Every verb a player may write (folded) -> its action kind: the built-in aliases and the
     command words of every catalog present."""
-    return _verbs(str(i18n.locale_dir()), i18n.languages())
+    return _verbs(i18n.locale_key(), i18n.languages())
 
 
 @cache
@@ -120,7 +120,7 @@ def off_words() -> set[str]:
 
 def card_slugs(deck: str) -> dict[str, str]:
     """A deck's card words (slugs) -> card id: ids, and the names in every catalog present."""
-    return _card_slugs(deck, str(i18n.locale_dir()), i18n.languages())
+    return _card_slugs(deck, i18n.locale_key(), i18n.languages())
 
 
 @cache

@@ -66,7 +66,7 @@ def _said(word: Text) -> tuple[str, ...]:
 
 
 def verb_table() -> dict[tuple[str, ...], str]:
-    return _verb_table(str(i18n.locale_dir()), i18n.languages())
+    return _verb_table(i18n.locale_key(), i18n.languages())
 
 
 @cache
@@ -75,7 +75,7 @@ def _verb_table(folder: str, langs: tuple[str, ...]) -> dict[tuple[str, ...], st
 
 
 def word_table() -> dict[tuple[str, ...], str]:
-    return _word_table(str(i18n.locale_dir()), i18n.languages())
+    return _word_table(i18n.locale_key(), i18n.languages())
 
 
 @cache
@@ -102,7 +102,7 @@ def read(text: str) -> tuple[str, tuple[str, ...]]:
 
     Cached (per set of catalogs): the same few hundred command texts are read again and again
     when matching."""
-    return _read(text, str(i18n.locale_dir()), i18n.languages())
+    return _read(text, i18n.locale_key(), i18n.languages())
 
 
 @lru_cache(maxsize=16384)
@@ -178,13 +178,20 @@ def _in(lang: str, word: Text, canonical: str) -> str:
 def format_in(action: Action, lang: str) -> str:
     """The command in ``lang``'s words (Vietnamese ``đánh mưa còi bẫy``); ``read`` gives back the
     same words as for ``format_action``, so both parse to the same action."""
-    names = _content_words()
+    verbs, words = _shown_words(lang, i18n.locale_key())
     verb, *rest = format_action(action).split()
-    shown = [_in(lang, COMMAND_VERBS[action.kind], verb)]
-    for word in rest:
-        known = COMMAND_ARGS.get(word) or names.get(word)
-        shown.append(_in(lang, known, word) if known is not None else word)
-    return " ".join(shown)
+    return " ".join([verbs.get(verb, verb), *(words.get(word, word) for word in rest)])
+
+
+@cache
+def _shown_words(lang: str, folder: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Canonical verbs and argument words -> as ``lang``'s menus show them; two tables, since
+    ``charm`` is a verb ("dùng bùa") and an argument ("lấy lại bùa"). Built once per language
+    and set of catalogs: menus are written for every choice of every step."""
+    verbs = {verb: _in(lang, text, verb) for verb, text in COMMAND_VERBS.items()}
+    words = {word: _in(lang, name, word) for word, name in _content_words().items()}
+    words |= {word: _in(lang, text, word) for word, text in COMMAND_ARGS.items()}
+    return verbs, words
 
 
 def _threat(threat: str) -> Text:
@@ -324,7 +331,7 @@ def legal(state: GrizzledState, seat: int) -> list[Action]:
 
 
 def choices(state: GrizzledState, seat: int) -> list[Choice]:
-    return [Choice(a, format_action(a), warned_label(state, seat, a), i18n.each_lang(format_in, a)) for a in legal(state, seat)]
+    return [Choice(a, format_action(a), warned_label(state, seat, a), i18n.LazyWords(format_in, a)) for a in legal(state, seat)]
 
 
 def warned_label(state: GrizzledState, seat: int, action: Action) -> Text:

@@ -76,7 +76,7 @@ class Vocabulary:
 
 
 def vocabulary() -> Vocabulary:
-    return _vocabulary(str(i18n.locale_dir()), i18n.languages())
+    return _vocabulary(i18n.locale_key(), i18n.languages())
 
 
 @cache
@@ -162,8 +162,15 @@ def format_in(action: Action, legal: Uses, lang: str) -> str:
     Word for word the canonical command: marbles, numbers, home fields and 7 splits stay as
     they are, and ``read`` takes its words in any order, so every language's form parses to
     the same action."""
-    return " ".join(COMMAND_WORDS[word].get(lang) if word in COMMAND_WORDS else word
-                    for word in format_action(action, legal).split())
+    shown = _shown_words(lang, i18n.locale_key())
+    return " ".join(shown.get(word, word) for word in format_action(action, legal).split())
+
+
+@cache
+def _shown_words(lang: str, folder: str) -> dict[str, str]:
+    """The command words in ``lang``, once per language and set of catalogs (menus are written
+    for every choice of every step)."""
+    return {word: text.get(lang) for word, text in COMMAND_WORDS.items()}
 
 
 def _needs_dest(action: Action, legal: Uses) -> bool:

@@ -123,7 +123,7 @@ def steps(card_id: str) -> int:
 def card_words() -> dict[str, str]:
     """Words a player may write for a card, folded: the id, the ``words`` aliases and the name
     in every language served (a new catalog's card names parse with no code change)."""
-    return _card_words(str(i18n.locale_dir()), i18n.languages())
+    return _card_words(i18n.locale_key(), i18n.languages())
 
 
 @cache

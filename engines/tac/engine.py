@@ -109,7 +109,7 @@ class TacEngine(Engine[TacState]):
             before = state.board
             state.cache[key] = [
                 Choice(a, notation.format_action(a, legal), label(state, seat, a, before, after),
-                       i18n.each_lang(lambda lang, a=a: notation.format_in(a, legal, lang)))
+                       i18n.LazyWords(notation.format_in, a, legal))
                 for a, after in legal.items()
             ]
         choices: list[Choice] = state.cache[key]
