@@ -39,8 +39,10 @@ class Text:
     an optional gettext context. ``get(lang)`` looks the msgid up in the ``lang`` catalog and
     fills the arguments (which may themselves be Texts) when a mail is written.
 
-    ``literal`` holds fixed words per language: data stored before the catalogs existed
-    (``{"en": .., "vi": ..}``) and the rare pair not yet moved to a catalog.
+    ``literal`` holds fixed words per language instead: data stored before the catalogs
+    existed (``{"en": .., "vi": ..}``), or words that are the same in every language (a planted
+    marker, an id shown as written: :meth:`fixed`). Code never writes a second language inline:
+    a sentence is an English msgid whose translations live in the catalogs.
     """
 
     __slots__ = ("args", "context", "literal", "msgid")
@@ -50,14 +52,17 @@ class Text:
     context: str | None
     literal: tuple[tuple[str, str], ...]
 
-    def __init__(self, msgid: str, vi: str | None = None, /, *, context: str | None = None,
+    def __init__(self, msgid: str, /, *, context: str | None = None,
                  args: Mapping[str, Any] | None = None, literal: Mapping[str, str] | None = None) -> None:
-        if vi is not None:  # the old bilingual pair Text(en, vi)
-            literal = {"en": msgid, "vi": vi}
         object.__setattr__(self, "msgid", msgid)
         object.__setattr__(self, "args", tuple(sorted((args or {}).items())))
         object.__setattr__(self, "context", context)
         object.__setattr__(self, "literal", tuple(sorted((literal or {}).items())))
+
+    @staticmethod
+    def fixed(words: str) -> Text:
+        """The same words in every language (an id or a planted marker shown as written)."""
+        return Text(words, literal={i18n.SOURCE_LANG: words})
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Text is immutable")
@@ -142,12 +147,10 @@ def _arg_from_json(value: Any) -> Any:
     return value
 
 
-def tr(msgid: str, vi: str | None = None, /, **args: Any) -> Text:
+def tr(msgid: str, /, **args: Any) -> Text:
     """A translatable sentence: ``tr("{name} draws a card.", name=who)``. The English text is the
-    msgid (Babel extracts it); its translations live in the catalogs. ``tr(en, vi)`` with two
-    texts is the old pair form, kept working until the codemod has moved it to a catalog."""
-    if vi is not None:
-        return Text(msgid, literal={"en": msgid, "vi": vi})
+    msgid (Babel extracts it); its translations live in the catalogs (``tools/i18n_codemod.py``
+    moves an older ``tr(en, vi)`` pair there)."""
     return Text(msgid, args=args)
 
 
@@ -184,19 +187,38 @@ class Choice:
     """A legal action with its canonical command text and a one-line human label.
 
     ``command`` is exactly what ``format`` returns and what a player may write back.
-    ``command_vi`` is the same command in Vietnamese words (``đánh mưa còi`` for
-    ``play rain whistle``), shown to Vietnamese readers; "" when the engine has none. Both
-    parse back to ``action``, so a player may write either.
+    ``words`` is the same command in each language's words (``đánh mưa còi`` for
+    ``play rain whistle``): a Text (its command words are catalog messages, msgctxt
+    ``command``, so a new language's ``.po`` brings its own), a ``{lang: words}`` mapping
+    built per language with :func:`engines.i18n.each_lang`, or :class:`engines.i18n.LazyWords`
+    that writes them when a menu is read. Every form parses back to
+    ``action``, so a player may write any of them. Empty: the command is the same everywhere.
     """
 
     action: Action
     command: str
     label: Text
-    command_vi: str = ""
+    words: Text | Mapping[str, str] | i18n.LazyWords | str = ""
 
     def command_in(self, lang: str) -> str:
-        """The command a reader of ``lang`` sees in a menu (the English one when there is no other)."""
-        return self.command_vi if lang == "vi" and self.command_vi else self.command
+        """The command a reader of ``lang`` sees in a menu (the canonical one when there is no other)."""
+        if isinstance(self.words, str):
+            return _legacy_words(self, lang)
+        said = i18n.resolve(self.words, lang)
+        return said if isinstance(said, str) and said else self.command
+
+    @property
+    def command_vi(self) -> str:
+        """Transitional, for the one engine (Tag Team) that still reads it: ``command_in("vi")``."""
+        return self.command_in("vi")
+
+
+def _legacy_words(choice: Choice, lang: str) -> str:
+    """A plain string in ``words`` is an engine's older Vietnamese-only command (Tag Team until
+    it moves its command words to the catalog); it is read as a fixed-words Text."""
+    if not choice.words:
+        return choice.command
+    return Text(choice.command, literal={i18n.SOURCE_LANG: choice.command, "vi": str(choice.words)}).get(lang)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
+from engines import i18n
+
 
 def load_toml(package: str, *path: str, error: type[Exception] = ValueError) -> dict[str, Any]:
     """Read ``path`` inside ``package`` (e.g. ``"engines.tac", "data", "cards.toml"``) as TOML."""
@@ -39,3 +41,14 @@ def check(condition: bool, where: str, problem: str, error: type[Exception] = Va
     """Raise ``error("where: problem")`` unless ``condition`` holds."""
     if not condition:
         raise error(f"{where}: {problem}")
+
+
+def refuse_translations(entry: Mapping[str, Any], where: str, error: type[Exception] = ValueError) -> None:
+    """A content entry holds its English name only: a field named after a language served
+    (``vi``, ``name_vi``) is refused, because translations live in the catalogs
+    (``engines/locale/<lang>/LC_MESSAGES/pbem.po``, msgctxt naming the kind of entry)."""
+    langs = set(i18n.languages()) - {i18n.SOURCE_LANG}
+    stray = sorted(k for k in entry if k in langs or k.rpartition("_")[2] in langs)
+    if stray:
+        raise error(f"{where}: {', '.join(stray)}: translations belong in engines/locale/*/LC_MESSAGES/pbem.po, "
+                    "not in the data file")

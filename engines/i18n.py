@@ -42,14 +42,25 @@ def locale_dir() -> Path:
     return Path(override) if override else _packaged()
 
 
+def locale_key() -> str:
+    """The catalog folder as a string, cheaply: the key of caches built from the catalogs
+    (vocabularies, menu words), so a switched catalog folder gets its own."""
+    return os.environ.get(LOCALE_ENV) or _packaged_key()
+
+
 @cache
 def _packaged() -> Path:
     return Path(str(resources.files("engines") / "locale"))
 
 
+@cache
+def _packaged_key() -> str:
+    return str(_packaged())
+
+
 def languages() -> tuple[str, ...]:
     """Every language a player may choose: English first, then each catalog present, sorted."""
-    return _languages(str(locale_dir()))
+    return _languages(locale_key())
 
 
 @cache
@@ -106,19 +117,33 @@ def reload() -> None:
     """Forget the catalogs read so far (after a test switched ``PBEM_LOCALE_DIR``)."""
     _languages.cache_clear()
     _catalog.cache_clear()
+    _translations.cache_clear()
 
 
 def gettext(lang: str, msgid: str, context: str | None = None) -> str:
     """The translation of ``msgid`` in ``lang``; the msgid itself (English) when there is none."""
     if lang == SOURCE_LANG:
         return msgid
-    return _catalog(str(locale_dir()), lang).singular.get((context, msgid), msgid)
+    return _catalog(locale_key(), lang).singular.get((context, msgid), msgid)
+
+
+def translations(msgid: str, context: str | None = None) -> tuple[str, ...]:
+    """``msgid`` in every language served (English first, no repeats): what a parser accepts
+    for a word a menu shows, so a third language's command words and names parse once its
+    catalog has them."""
+    return _translations(locale_key(), msgid, context)
+
+
+@cache
+def _translations(folder: str, msgid: str, context: str | None) -> tuple[str, ...]:
+    found = [msgid, *(_catalog(folder, lang).singular.get((context, msgid), msgid) for lang in _languages(folder))]
+    return tuple(dict.fromkeys(found))
 
 
 def ngettext(lang: str, singular: str, plural: str, n: int, context: str | None = None) -> str:
     """The form of a counted message that fits ``n`` in ``lang`` (English rules as fallback)."""
     if lang != SOURCE_LANG:
-        catalog = _catalog(str(locale_dir()), lang)
+        catalog = _catalog(locale_key(), lang)
         forms = catalog.plural.get((context, singular))
         if forms:
             return forms[min(catalog.plural_index(n), len(forms) - 1)]
@@ -162,6 +187,34 @@ def render(lang: str, msgid: str, args: Mapping[str, Any], context: str | None =
         return text.format(**values)
     except (KeyError, IndexError, ValueError, AttributeError):
         return msgid.format(**values)
+
+
+class LazyWords:
+    """Words per language written on first read (``make(*args, lang)``), for a menu entry's
+    command: most menus are never read, and one read needs one language. ``resolve`` reads it
+    like a Text (``get_text``); not stored, so never JSON."""
+
+    __slots__ = ("_args", "_done", "_make")
+
+    def __init__(self, make: Callable[..., str], *args: Any) -> None:
+        self._make, self._args = make, args
+        self._done: dict[str, str] = {}
+
+    def get_text(self, lang: str) -> str:
+        if lang not in self._done:
+            self._done[lang] = self._make(*self._args, lang)
+        return self._done[lang]
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when they write the same (canonical) words: two menus built for one position
+        compare equal."""
+        return isinstance(other, LazyWords) and self.get_text(SOURCE_LANG) == other.get_text(SOURCE_LANG)
+
+    def __hash__(self) -> int:
+        return hash(self.get_text(SOURCE_LANG))
+
+    def __repr__(self) -> str:
+        return f"LazyWords({self.get_text(SOURCE_LANG)!r})"
 
 
 def each_lang(make: Callable[..., Any], *args: Any) -> dict[str, Any]:

@@ -24,6 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from engines import i18n
 from engines.contract import Action, CommandError, Engine, Event, Outcome, Seat
 
 
@@ -101,9 +102,11 @@ def check_step(engine: Engine[Any], state: Any, seat: int, checks: Checks, rng: 
         assert c.label.en and c.label.vi, "every choice needs a label in en and vi"
         parsed = engine.parse(state, seat, text)
         assert parsed == c.action, f"parse(format(a)) != a for {text!r}: {parsed} vs {c.action}"
-        if c.command_vi and i < 3:  # the Vietnamese words a menu shows mean the same action (a few: parse is slow)
-            parsed = engine.parse(state, seat, c.command_vi)
-            assert parsed == c.action, f"parse(command_vi) != a for {c.command_vi!r}: {parsed} vs {c.action}"
+        for lang in i18n.languages() if i < 3 else ():  # each language's words a menu shows mean the same action
+            shown = c.command_in(lang)  # (a few choices only: parse is slow)
+            if shown != c.command:
+                parsed = engine.parse(state, seat, shown)
+                assert parsed == c.action, f"parse(command_in({lang!r})) != a for {shown!r}: {parsed} vs {c.action}"
     for c in rng.sample(choices, min(len(choices), checks.max_apply_checks)):
         engine.apply(state, seat, c.action)
     menu = engine.menu(state, seat)

@@ -15,7 +15,7 @@ from engines.contract import Action, CommandError, Event, IllegalCommand, Outcom
 from engines.rng import Rng
 from tests.conformance import FAST, check_leaks, playout
 from tests.support.toy import ENGINE as TOY
-from tests.support.toy import ToyEngine, ToyState
+from tests.support.toy import ToyEngine, ToyState, fixed_pair
 
 
 def test_rng_same_seed_same_sequence_and_state_is_one_int() -> None:
@@ -50,14 +50,14 @@ def test_options_fill_defaults_and_refuse_unknown_names_and_values() -> None:
 def test_action_event_outcome_round_trip_through_json() -> None:
     action = Action("seven", ("a", 4, "c", 3))
     assert Action.from_json(json.loads(json.dumps(action.to_json()))) == action
-    event = Event(tr("You drew a 7.", "Bạn rút lá 7."), frozenset({2}))
+    event = Event(fixed_pair("You drew a 7.", "Bạn rút lá 7."), frozenset({2}))
     assert Event.from_json(json.loads(json.dumps(event.to_json()))) == event
     assert event.visible(2) and not event.visible(1) and not event.visible(None)
     assert Outcome(frozenset({0, 2}), False, tr("x")).to_json()["winners"] == [0, 2]
 
 
 def test_errors_carry_a_bilingual_message_and_examples() -> None:
-    err = IllegalCommand(tr("Not now.", "Không phải lúc này."), ["play 3"])
+    err = IllegalCommand(fixed_pair("Not now.", "Không phải lúc này."), ["play 3"])
     assert isinstance(err, ValueError)
     assert err.message.get("vi") == "Không phải lúc này." and err.examples == ["play 3"]
 

@@ -32,14 +32,12 @@ class LazyChoice(Choice):
             object.__setattr__(self, "_command", text)
         return text
 
-    @property
-    def command_vi(self) -> str:
-        """The command in Vietnamese words (``format_action(..., "vi")``), written on first read."""
-        text: str | None = self.__dict__.get("_command_vi")
-        if text is None:
-            text = format_action(self.__dict__["_state"], self.action, "vi")
-            object.__setattr__(self, "_command_vi", text)
-        return text
+    def command_in(self, lang: str) -> str:
+        """The command in ``lang``'s words (``format_action(..., lang)``), written on first read."""
+        said: dict[str, str] = self.__dict__.setdefault("_said", {})
+        if lang not in said:
+            said[lang] = format_action(self.__dict__["_state"], self.action, lang)
+        return said[lang]
 
     @property
     def label(self) -> Text:

@@ -19,11 +19,12 @@ import unicodedata
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
+from engines import i18n
 from engines.barcadia.content import content
 from engines.barcadia.hexes import DIRECTION_WORDS, DIRECTIONS, START_POINT, direction_between
 from engines.barcadia.rules import room_label
 from engines.barcadia.state import KNOWN, PHASE_CHARACTERS, TILE, UP, BarcadiaState
-from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Seat, Text, tr
+from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Seat, Text, tr, trc
 from engines.i18n import each_lang
 from engines.wording import strip_fillers
 
@@ -42,7 +43,7 @@ def slug(text: str) -> str:
     return "-".join(re.sub(r"[^a-z0-9]+", " ", fold(text)).split())
 
 
-VERBS: dict[str, str] = {
+BUILTIN_VERBS: dict[str, str] = {
     "reveal": "reveal", "open": "reveal", "flip": "reveal", "explore": "reveal", "lat": "reveal", "lat mo": "reveal",
     "mo": "reveal", "kham pha": "reveal",
     "enter": "enter", "move": "enter", "go": "enter", "walk": "enter", "vao": "enter", "di": "enter",
@@ -71,13 +72,64 @@ ON_WORDS = {"on", "bat", "yes", "co"}
 SP_WORDS = {"sp", "start", "0", "xp", "xuat-phat", "diem-xuat-phat", "start-point"}
 
 
+#: The command word of each action kind, a catalog message (msgctxt "barcadia command") shown
+#: in the reader's language; every catalog's translation parses back (``verbs``).
+COMMAND_VERBS: dict[str, Text] = {
+    "reveal": trc("barcadia command", "reveal"), "enter": trc("barcadia command", "enter"),
+    "portal": trc("barcadia command", "portal"), "hoard": trc("barcadia command", "hoard"),
+    "duel": trc("barcadia command", "duel"), "play": trc("barcadia command", "play"),
+    "trap": trc("barcadia command", "trap"), "pass": trc("barcadia command", "pass"),
+    "autopass": trc("barcadia command", "autopass"), "team": trc("barcadia command", "team"),
+    "boss": trc("barcadia command", "boss"), "wait": trc("barcadia command", "wait"),
+    "drop": trc("barcadia command", "drop"), "put": trc("barcadia command", "put"),
+    "keep": trc("barcadia command", "keep"), "character": trc("barcadia command", "character"),
+    "place": trc("barcadia command", "place"),
+}
+#: The Starting Point and "auto-pass off" in commands, in the reader's words.
+START_WORD = trc("barcadia command", "sp")
+OFF_WORD = trc("barcadia command", "off")
+
+
+def _folded(word: Text) -> set[str]:
+    """``word`` in every catalog, folded as parsing reads it."""
+    return {" ".join(re.sub(r"[^a-z0-9#\- ]+", " ", fold(t)).split()) for t in i18n.translations(word.msgid, word.context)}
+
+
+def verbs() -> dict[str, str]:
+    """Every verb a player may write (folded) -> its action kind: the built-in aliases and the
+    command words of every catalog present."""
+    return _verbs(i18n.locale_key(), i18n.languages())
+
+
 @cache
+def _verbs(folder: str, langs: tuple[str, ...]) -> dict[str, str]:
+    out = dict(BUILTIN_VERBS)
+    for kind, word in COMMAND_VERBS.items():
+        for said in _folded(word):
+            out.setdefault(said, kind)
+    return out
+
+
+def sp_words() -> set[str]:
+    return SP_WORDS | {w.replace(" ", "-") for w in _folded(START_WORD)}
+
+
+def off_words() -> set[str]:
+    return OFF_WORDS | _folded(OFF_WORD)
+
+
 def card_slugs(deck: str) -> dict[str, str]:
+    """A deck's card words (slugs) -> card id: ids, and the names in every catalog present."""
+    return _card_slugs(deck, i18n.locale_key(), i18n.languages())
+
+
+@cache
+def _card_slugs(deck: str, folder: str, langs: tuple[str, ...]) -> dict[str, str]:
     c = content()
     cards = {"loot": c.loot, "powerup": c.powerups, "character": c.characters}[deck]
     out: dict[str, str] = {}
     for card in cards.values():
-        for alias in (card.id, slug(card.name.en), slug(card.name.vi)):
+        for alias in (card.id, *(slug(t) for t in i18n.translations(card.name.msgid, card.name.context))):
             out.setdefault(alias, card.id)
     return out
 
@@ -98,46 +150,45 @@ def player_refs(players: tuple[str, ...]) -> tuple[str, ...]:
     a verb (``duel dung``). ``#k`` is kept for names two players share, names of digits only
     (a room number), and names that would join the verb before them into another verb."""
     slugs = [slug(p) or f"#{i + 1}" for i, p in enumerate(players)]
-    joined = {phrase.split(" ", 1)[1] for phrase in VERBS if " " in phrase}
+    joined = {phrase.split(" ", 1)[1] for phrase in verbs() if " " in phrase}
     return tuple(f"#{i + 1}" if slugs.count(m) > 1 or m.isdigit() or m in joined or m in card_slugs("loot")
                  else m for i, m in enumerate(slugs))
 
 
-#: The Vietnamese verb of each action kind, as ``format_action(..., "vi")`` writes it (all in VERBS).
-VI_VERBS = {
-    "reveal": "lật", "enter": "vào", "portal": "cổng", "hoard": "kho", "duel": "đấu", "play": "dùng", "trap": "bẫy",
-    "pass": "bỏ qua", "autopass": "tự bỏ qua", "team": "đồng đội", "boss": "trùm", "wait": "chờ", "drop": "bỏ",
-    "put": "đặt", "keep": "giữ", "character": "chọn", "place": "xây",
-}
+def _in(lang: str | None, word: Text, canonical: str) -> str:
+    """``word`` in ``lang``; the canonical word for the canonical command (``lang`` None) and
+    where the catalog has no translation (English, or a language that has not translated it)."""
+    said = word.get(lang) if lang else word.msgid
+    return canonical if said == word.msgid else said
 
 
-def room_ref(room: int, lang: str = "en") -> str:
-    return ("xp" if lang == "vi" else "sp") if room == 0 else str(room)
+def room_ref(room: int, lang: str | None = None) -> str:
+    return _in(lang, START_WORD, "sp") if room == 0 else str(room)
 
 
-def _who(s: BarcadiaState, seat: Seat, lang: str) -> str:
-    """A player as a command names them: Vietnamese mails keep the name's own letters ("Dũng")
-    when it reads back to the same word."""
+def _who(s: BarcadiaState, seat: Seat, lang: str | None) -> str:
+    """A player as a command names them: a menu keeps the name's own letters ("Dũng") when it
+    reads back to the same word; the canonical command uses the plain word ("dung")."""
     ref = player_ref(s, seat)
     name = s.players[seat].strip()
-    return name if lang == "vi" and " " not in name and slug(name) == ref else ref
+    return name if lang is not None and " " not in name and slug(name) == ref else ref
 
 
-def _card_word(deck: str, card_id: str, lang: str) -> str:
-    """A card as a command names it: the id in English, the Vietnamese name in Vietnamese."""
-    if lang != "vi":
-        return card_id
+def _card_word(deck: str, card_id: str, lang: str | None) -> str:
+    """A card as a command names it: the id, or its name in ``lang`` when translated (and it
+    reads back to the same card)."""
     c = content()
     card = {"loot": c.loot, "powerup": c.powerups, "character": c.characters}[deck][card_id]
-    return card.name.vi.lower() if card_slugs(deck).get(slug(card.name.vi)) == card_id else card_id
+    said = _in(lang, card.name, card_id)
+    return said.lower() if said != card_id and card_slugs(deck).get(slug(said)) == card_id else card_id
 
 
-def format_action(s: BarcadiaState, a: Action, lang: str = "en") -> str:
-    """The command for ``a``; ``lang`` "vi" writes Vietnamese verbs and names (both parse back)."""
+def format_action(s: BarcadiaState, a: Action, lang: str | None = None) -> str:
+    """The canonical command for ``a``; with ``lang``, the same command in that language's
+    command words and names, as a menu shows it (both parse back to ``a``)."""
     args = a.args
     k = a.kind
-    vi = lang == "vi"
-    verb = VI_VERBS.get(k, k) if vi else k
+    verb = _in(lang, COMMAND_VERBS[k], k) if k in COMMAND_VERBS else k
     if k in ("reveal", "put", "portal"):
         return f"{verb} {room_ref(int(str(args[0])), lang)}"
     if k == "enter":
@@ -148,7 +199,7 @@ def format_action(s: BarcadiaState, a: Action, lang: str = "en") -> str:
         deck = {"drop": "powerup", "keep": "loot", "character": "character"}[k]
         return f"{verb} {_card_word(deck, str(args[0]), lang)}"
     if k == "autopass":
-        return verb if args[0] else f"{verb} {'tắt' if vi else 'off'}"
+        return verb if args[0] else f"{verb} {_in(lang, OFF_WORD, 'off')}"
     if k == "place":
         return f"{verb} {args[0]},{args[1]}"
     if k == "play":
@@ -156,7 +207,7 @@ def format_action(s: BarcadiaState, a: Action, lang: str = "en") -> str:
         rest = [room_ref(int(str(x)), lang) if card.effect.kind not in ("damage_player", "steal_loot")
                 else _who(s, int(str(x)), lang) for x in args[1:]]
         if card.effect.kind == "trap":
-            return " ".join([VI_VERBS["trap"] if vi else "trap", *rest])
+            return " ".join([_in(lang, COMMAND_VERBS["trap"], "trap"), *rest])
         return " ".join([verb, _card_word("loot", card.id, lang), *rest])
     return verb
 
@@ -179,6 +230,15 @@ def _room_text(room: int, tile_id: str) -> Text:
     if tile is None:
         return tr("room {room} (face down)", room=room)
     return tr("room {room} ({name})", room=room, name=tile.name)
+
+
+def _room_there(s: BarcadiaState, room: int, d: Text) -> Text:
+    """A room next to the reader's, with where it lies: "room 4 (face down, south of you)"."""
+    shown = s.rooms[room][TILE] if s.rooms[room][UP] or s.rooms[room][KNOWN] else ""
+    tile = content().rooms.get(shown)
+    if tile is None:
+        return tr("room {room} (face down, {d} of you)", room=room, d=d)
+    return tr("room {room} ({name}, {d} of you)", room=room, name=tile.name, d=d)
 
 
 #: Compass directions in words (a map with north up), for labels in each language.
@@ -210,10 +270,7 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
     if k == "reveal":
         room = int(str(args[0]))
         d = where(s, seat, room)
-        known = describe_room(s, room)
-        if d:  # "room 4 (face down, south of you)": the room's words without their closing bracket
-            opened = each_lang(_unclosed, known)
-            known = tr("{opened}, {d} of you)", opened=opened, d=d)
+        known = describe_room(s, room) if not d else _room_there(s, room, d)
         return tr("Reveal {known} and enter it if you can", known=known)
     if k == "enter":
         rooms = [describe_room(s, int(str(x))) for x in args]
@@ -278,7 +335,7 @@ def label(s: BarcadiaState, seat: Seat, a: Action) -> Text:
     if k == "place":
         q, r = int(str(args[0])), int(str(args[1]))
         near = _placed_neighbour(s, (q, r))
-        side = COMPASS.get(near[1]) or Text(near[1], literal={"en": near[1]})  # "?": no placed neighbour
+        side = COMPASS.get(near[1]) or Text.fixed(near[1])  # "?": no placed neighbour
         return tr("Place the next room face down at {q},{r} ({side} of {room_label})", q=q, r=r, side=side, room_label=room_label(near[0]))
     return tr(k)
 
@@ -317,17 +374,13 @@ def _examples(s: BarcadiaState, legal: Sequence[Action], quote: str, sep: str, l
     return said or PASS_EXAMPLE[lang]
 
 
-def _unclosed(text: Text, lang: str) -> str:
-    """``text`` in ``lang`` without its last character (the closing bracket of a room's words)."""
-    return text.get(lang)[:-1]
-
-
 def _match_verb(words: list[str]) -> tuple[str, list[str]] | None:
     for size in (3, 2, 1):
         if len(words) >= size:
             phrase = " ".join(words[:size])
-            if phrase in VERBS:
-                return VERBS[phrase], words[size:]
+            known = verbs()
+            if phrase in known:
+                return known[phrase], words[size:]
     return None
 
 
@@ -343,7 +396,7 @@ def _player(s: BarcadiaState, seat: Seat, word: str) -> int | None:
 
 
 def _room(s: BarcadiaState, word: str, here: int) -> int | None:
-    if word in SP_WORDS:
+    if word in sp_words():
         return 0
     if word.isdigit():
         return int(word)
@@ -375,7 +428,7 @@ def _commands(s: BarcadiaState, actions: Sequence[Action], lang: str) -> str:
     return "; ".join(format_action(s, a, lang) for a in actions)
 
 
-def _ex(s: BarcadiaState, legal: Sequence[Action], lang: str = "en") -> list[str]:
+def _ex(s: BarcadiaState, legal: Sequence[Action], lang: str | None = None) -> list[str]:
     """A few valid commands for an error message (computed only when an error is raised): one of
     each kind first, so the examples show what can be done rather than six rooms to reveal."""
     firsts = list({a.kind: a for a in reversed(legal)}.values())[::-1]
@@ -419,9 +472,10 @@ def parse_command(s: BarcadiaState, seat: Seat, text: str, legal: Sequence[Actio
                 raise IllegalCommand(tr("No player called {w!r}: write one of {join}", w=w, join=', '.join(s.players)), _ex(s, legal))
             given.append(who)
     elif verb == "autopass":
-        if len(rest) > 1 or (rest and rest[0] not in OFF_WORDS | ON_WORDS):
+        off = off_words()
+        if len(rest) > 1 or (rest and rest[0] not in off | ON_WORDS):
             raise _fail_invalid(s, text, legal)
-        given.append(not (rest and rest[0] in OFF_WORDS))
+        given.append(not (rest and rest[0] in off))
     elif verb in ("drop", "keep", "character"):
         named = _card(rest, {"drop": "powerup", "keep": "loot", "character": "character"}[verb])
         if rest and (named is None or named[1]):  # a card name and nothing after it

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from engines.barcadia.words import effect_text, room_text
-from engines.contract import Text
-from engines.datafile import check, load_toml
+from engines.contract import Text, trc
+from engines.datafile import check, load_toml, refuse_translations
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -117,10 +117,17 @@ def _int(entry: Mapping[str, Any], key: str, where: str, lo: int, hi: int) -> in
     return value
 
 
-def _text(entry: Mapping[str, Any], where: str, en: str = "en", vi: str = "vi") -> Text:
-    for key in (en, vi):
-        _require(isinstance(entry.get(key), str) and bool(entry[key].strip()), where, f"'{key}' must be a non-empty string")
-    return Text(str(entry[en]), str(entry[vi]))
+#: the gettext context of each deck's names (as babel.cfg extracts them from the data files)
+CONTEXTS = {"room": "room", "loot": "loot", "powerup": "power-up", "character": "character",
+            "house_rule": "house rule"}
+
+
+def _text(entry: Mapping[str, Any], where: str, context: str) -> Text:
+    """The entry's name: its English ``en`` as a catalog message; translations live in the
+    ``.po`` files (msgctxt ``context``), never in the data file."""
+    _require(isinstance(entry.get("en"), str) and bool(entry["en"].strip()), where, "'en' must be a non-empty string")
+    refuse_translations(entry, where, ContentError)
+    return trc(context, str(entry["en"]))
 
 
 def _reward(entry: Mapping[str, Any], where: str) -> tuple[tuple[str, int], ...]:
@@ -147,7 +154,7 @@ def _rooms(data: Mapping[str, Any], where: str) -> dict[str, Room]:
             rid = entry.get("id")
             _require(isinstance(rid, str) and rid.replace("-", "").isalnum(), at, "needs an 'id' of letters, digits, '-'")
             _require(rid not in rooms, at, f"duplicate id {rid!r}")
-            name = _text(entry, at)
+            name = _text(entry, at, CONTEXTS["room"])
             level = damage = 0
             reward: tuple[tuple[str, int], ...] = ()
             if kind == "monster":
@@ -199,10 +206,10 @@ def _cards(data: Mapping[str, Any], table: str, where: str, allowed: frozenset[s
             timing = str(entry.get("timing"))
             _require(timing in TIMINGS, at, f"'timing' must be one of {', '.join(sorted(TIMINGS))}")
         count = _int(entry, "count", at, 1, 30) if "count" in entry else 1
-        _require("text_en" not in entry and "text_vi" not in entry, at,
-                 "card texts are generated from the effect (engines/barcadia/words.py); remove text_en/text_vi")
+        _require("text_en" not in entry, at,
+                 "card texts are generated from the effect (engines/barcadia/words.py); remove text_en")
         effect = _effect(entry, at, allowed)
-        cards[cid] = Card(cid, _text(entry, at), effect, effect_text(deck, effect.kind, effect.scope, effect.amount),
+        cards[cid] = Card(cid, _text(entry, at, CONTEXTS[deck]), effect, effect_text(deck, effect.kind, effect.scope, effect.amount),
                           timing, count)
     return cards
 

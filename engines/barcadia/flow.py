@@ -58,7 +58,7 @@ from engines.barcadia.state import (
     new_turn_flags,
 )
 from engines.barcadia.words import played_text
-from engines.contract import Action, Seat, Text, tr
+from engines.contract import Action, Seat, tr, trc
 from engines.rng import Rng
 
 
@@ -140,11 +140,15 @@ def reveal(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
     tile = tile_of(s, room)
     assert tile is not None
     c = content()
-    kind_en, kind_vi = KIND_NAMES[tile.kind]
-    kind = Text(kind_en, kind_vi)  # a word pair of the content, kept as it is
-    stats = tr(" (level {level}, damage {damage})", level=tile.level, damage=tile.damage) \
-        if tile.level else tr(" (damage {damage})", damage=tile.damage) if tile.damage else tr("")
-    say(ev, tr("{name} reveals room {room}: {name2}, a {kind}{stats}.", name=name(s, seat), room=room, name2=tile.name, kind=kind, stats=stats))
+    who, kind = name(s, seat), KIND_NAMES[tile.kind]
+    if tile.level:
+        say(ev, tr("{name} reveals room {room}: {name2}, a {kind} (level {level}, damage {damage}).", name=who,
+                   room=room, name2=tile.name, kind=kind, level=tile.level, damage=tile.damage))
+    elif tile.damage:
+        say(ev, tr("{name} reveals room {room}: {name2}, a {kind} (damage {damage}).", name=who, room=room,
+                   name2=tile.name, kind=kind, damage=tile.damage))
+    else:
+        say(ev, tr("{name} reveals room {room}: {name2}, a {kind}.", name=who, room=room, name2=tile.name, kind=kind))
     if tile.kind == "monster":
         fight_monster(s, seat, room, ev)
     elif tile.kind in ("team", "boss"):
@@ -163,13 +167,14 @@ def reveal(s: BarcadiaState, seat: Seat, room: int, ev: Events) -> None:
             say(ev, tr("{name} has fewer than 3 Power-Ups and stays put (Guardian level {level}).", name=name(s, seat), level=c.hoard.level))
 
 
+#: A room kind's name in the reveal sentence (catalog words, msgctxt "room kind").
 KIND_NAMES = {
-    "monster": ("Monster", "Quái Vật"),
-    "team": ("Monster Team Battle", "Đội Chiến Quái Vật"),
-    "boss": ("Boss", "Trùm"),
-    "reward": ("Reward", "Phần Thưởng"),
-    "portal": ("Magic Portal", "Cổng Dịch Chuyển Phép Thuật"),
-    "hoard": ("Drink Hoard", "Kho Báu Đồ Uống"),
+    "monster": trc("room kind", "Monster"),
+    "team": trc("room kind", "Monster Team Battle"),
+    "boss": trc("room kind", "Boss"),
+    "reward": trc("room kind", "Reward"),
+    "portal": trc("room kind", "Magic Portal"),
+    "hoard": trc("room kind", "Drink Hoard"),
 }
 
 

@@ -394,19 +394,13 @@ def contest(s: BarcadiaState, a: Seat, b: Seat, scope: str, ev: Events) -> bool:
         return ta > tb
 
 
-def _capitalised(text: Text, lang: str) -> str:
-    said = text.get(lang)
-    return said[:1].upper() + said[1:]
-
-
 def boss_battle(s: BarcadiaState, seat: Seat, boss_player: Seat, room: int, ev: Events) -> None:
     """HB-39..41: a named opponent rolls for the Boss; the loser's side takes the Boss's damage."""
     tile = tile_of(s, room)
     assert tile is not None
     say(ev, tr("{name} plays the {name2}.", name=name(s, boss_player), name2=tile.name))
     if contest(s, seat, boss_player, "Boss", ev):
-        verdict = i18n.each_lang(_capitalised, outcome_words(s, seat, room, tile, True))  # per language's words
-        say(ev, tr("{verdict}.", verdict=verdict))
+        say(ev, tr("The {name} is beaten; {name2} enters room {room}.", name=tile.name, name2=name(s, seat), room=room))
         win_room(s, seat, room, tile, ev, told=True)
         damage(s, boss_player, tile.damage, "Boss", ev)
     else:

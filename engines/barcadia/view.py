@@ -26,7 +26,7 @@ from engines.barcadia.state import (
     UP,
     BarcadiaState,
 )
-from engines.contract import Seat, Text, tr
+from engines.contract import Seat, Text, text_of, tr
 from engines.i18n import each_lang
 
 PENDING_TEXT = {  # one catalog message per decision (indexed ``[lang]``)
@@ -50,7 +50,8 @@ def card_entry(cid: str) -> dict[str, Any]:
         card = deck.get(cid)
         if card is not None:
             return {"name": card.name.to_json(), "text": card.text.to_json(), "timing": card.timing}
-    return {"name": {"en": cid, "vi": cid}, "text": {"en": "", "vi": ""}, "timing": ""}  # e.g. a planted marker
+    return {"name": Text.fixed(cid).to_json(),  # e.g. a planted marker, as written
+            "text": Text.fixed("").to_json(), "timing": ""}
 
 
 def _room(s: BarcadiaState, i: int, tiles: dict[str, Any]) -> dict[str, Any]:
@@ -161,8 +162,9 @@ def _ranking_words(ranked: list[tuple[str, int, int]], lang: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _t(obj: Mapping[str, str], lang: str) -> str:
-    return obj.get(lang) or obj.get("en", "")
+def _t(obj: Mapping[str, Any], lang: str) -> str:
+    """A view's stored Text (a catalog msgid, or fixed words of an older state) in ``lang``."""
+    return text_of(obj, lang)
 
 
 def text_map(view: Mapping[str, Any], layout: list[list[int]]) -> list[str]:

@@ -19,7 +19,8 @@ import unicodedata
 from collections import Counter
 from functools import cache, lru_cache
 
-from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text, tr
+from engines import i18n
+from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text, tr, trc
 from engines.grizzled import danger, rules
 from engines.grizzled.content import content
 from engines.grizzled.state import CHOOSE, CHRISTMAS, INTENSITY, SPEECH, SUPPORT, TURN, GrizzledState
@@ -59,17 +60,30 @@ def _table(entries: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], str]:
     return {tuple(normalize(alias)): canon for canon, aliases in entries.items() for alias in (canon, *aliases)}
 
 
-@cache
+def _said(word: Text) -> tuple[str, ...]:
+    """``word`` in every language served (a new catalog's words parse with no code change)."""
+    return i18n.translations(word.msgid, word.context)
+
+
 def verb_table() -> dict[tuple[str, ...], str]:
-    return _table(VERBS)
+    return _verb_table(i18n.locale_key(), i18n.languages())
 
 
 @cache
+def _verb_table(folder: str, langs: tuple[str, ...]) -> dict[tuple[str, ...], str]:
+    return _table({verb: (*words, *_said(COMMAND_VERBS[verb])) for verb, words in VERBS.items()})
+
+
 def word_table() -> dict[tuple[str, ...], str]:
+    return _word_table(i18n.locale_key(), i18n.languages())
+
+
+@cache
+def _word_table(folder: str, langs: tuple[str, ...]) -> dict[tuple[str, ...], str]:
     c = content()
-    entries: dict[str, tuple[str, ...]] = dict(EXTRA_WORDS)
+    entries: dict[str, tuple[str, ...]] = {w: (*words, *_said(COMMAND_ARGS[w])) for w, words in EXTRA_WORDS.items()}
     for named in (*c.threats, *c.knocks.values(), *c.tiles.values(), *(n for n, _ in c.specials.values())):
-        entries[named.id] = named.aliases
+        entries[named.id] = (*named.aliases, *_said(named.name))
     for ch in c.characters:  # "Félix Moreau", "Félix" or "Moreau"
         entries[ch.id] = (ch.name, *ch.name.split())
     return _table(entries)
@@ -83,11 +97,16 @@ def _longest(tokens: list[str], start: int, table: dict[tuple[str, ...], str]) -
     return None
 
 
-@lru_cache(maxsize=16384)
 def read(text: str) -> tuple[str, tuple[str, ...]]:
     """(verb, argument words) in canonical form; ``InvalidCommand`` for words we do not know.
 
-    Cached: the same few hundred command texts are read again and again when matching."""
+    Cached (per set of catalogs): the same few hundred command texts are read again and again
+    when matching."""
+    return _read(text, i18n.locale_key(), i18n.languages())
+
+
+@lru_cache(maxsize=16384)
+def _read(text: str, folder: str, langs: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     tokens = normalize(text)
     if not tokens:
         raise InvalidCommand(tr("The reply is empty: write a command such as `play rain shell` or a menu number."))
@@ -129,36 +148,50 @@ def format_action(action: Action) -> str:
     return " ".join([k, *(str(x) for x in a if x is not None)])
 
 
-# canonical verb -> the Vietnamese words a menu shows (each is also in VERBS, so it parses back)
-VI_VERBS: dict[str, str] = {
-    "choose": "chọn", "intensity": "cường độ", "play": "đánh", "charm": "dùng bùa", "speech": "phát biểu",
-    "withdraw": "rút lui", "discard": "bỏ", "keep": "giữ", "heal": "chữa", "remove": "loại bỏ",
-    "recover": "lấy lại", "decline": "từ chối",
+#: canonical verb -> its command word, a catalog message a menu shows in the reader's language
+#: (each translation parses back: ``verb_table`` adds every catalog's words to ``VERBS``)
+COMMAND_VERBS: dict[str, Text] = {
+    "choose": trc("grizzled command", "choose"), "intensity": trc("grizzled command", "intensity"), "play": trc("grizzled command", "play"),
+    "charm": trc("grizzled command", "charm"), "speech": trc("grizzled command", "speech"), "withdraw": trc("grizzled command", "withdraw"),
+    "discard": trc("grizzled command", "discard"), "keep": trc("grizzled command", "keep"), "heal": trc("grizzled command", "heal"),
+    "remove": trc("grizzled command", "remove"), "recover": trc("grizzled command", "recover"), "decline": trc("grizzled command", "decline"),
 }
-VI_EXTRA: dict[str, str] = {"trap": "bẫy", "drop": "bỏ", "charm": "bùa"}
+#: argument words that are not content names (``recover charm``, ``withdraw left drop right``)
+COMMAND_ARGS: dict[str, Text] = {"trap": trc("grizzled command argument", "trap"), "drop": trc("grizzled command argument", "drop"),
+                                 "charm": trc("grizzled command argument", "charm")}
+
+
+def _content_words() -> dict[str, Text]:
+    """Canonical argument word -> the content name it stands for (threats, knocks, tiles, specials)."""
+    c = content()
+    return {named.id: named.name for named in (*c.threats, *c.knocks.values(), *c.tiles.values(),
+                                               *(n for n, _ in c.specials.values()))}
+
+
+def _in(lang: str, word: Text, canonical: str) -> str:
+    """``word`` in ``lang``, lower case; the canonical word where the catalog has no translation
+    (English, or a language that has not translated it yet), so what is shown always parses."""
+    said = word.get(lang)
+    return canonical if said == i18n.gettext(i18n.SOURCE_LANG, word.msgid) else said.lower()
+
+
+def format_in(action: Action, lang: str) -> str:
+    """The command in ``lang``'s words (Vietnamese ``đánh mưa còi bẫy``); ``read`` gives back the
+    same words as for ``format_action``, so both parse to the same action."""
+    verbs, words = _shown_words(lang, i18n.locale_key())
+    verb, *rest = format_action(action).split()
+    return " ".join([verbs.get(verb, verb), *(words.get(word, word) for word in rest)])
 
 
 @cache
-def vi_words() -> dict[str, str]:
-    """Canonical argument word -> its Vietnamese word (a content name, lower case)."""
-    c = content()
-    out = dict(VI_EXTRA)
-    for named in (*c.threats, *c.knocks.values(), *c.tiles.values(), *(n for n, _ in c.specials.values())):
-        out[named.id] = named.name.vi.lower()
-    return out
-
-
-def format_vi(action: Action) -> str:
-    """The command in Vietnamese words (``đánh mưa còi bẫy``); ``read`` gives back the same words
-    as for ``format_action``, so both parse to the same action."""
-    table = vi_words()
-    english = format_action(action).split()
-    verb = VI_VERBS[action.kind]
-    if action.kind == "charm":  # "dùng bùa" already says "charm": the arguments follow
-        return " ".join([verb, *(table.get(w, w) for w in english[1:])])
-    if action.kind == "recover":
-        return f"{verb} {VI_EXTRA['charm']}"
-    return " ".join([verb, *(table.get(w, w) for w in english[1:])])
+def _shown_words(lang: str, folder: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Canonical verbs and argument words -> as ``lang``'s menus show them; two tables, since
+    ``charm`` is a verb ("dùng bùa") and an argument ("lấy lại bùa"). Built once per language
+    and set of catalogs: menus are written for every choice of every step."""
+    verbs = {verb: _in(lang, text, verb) for verb, text in COMMAND_VERBS.items()}
+    words = {word: _in(lang, name, word) for word, name in _content_words().items()}
+    words |= {word: _in(lang, text, word) for word, text in COMMAND_ARGS.items()}
+    return verbs, words
 
 
 def _threat(threat: str) -> Text:
@@ -219,18 +252,21 @@ def label(state: GrizzledState, seat: int, action: Action) -> Text:
         return tr("give a speech about {t} (uses a Speech token)", t=t)
     if k == "withdraw":
         place, drop = a
-        en, vi = "withdraw", "rút lui"
-        if drop:
-            en += f", first removing a {_tile(str(drop)).en} tile"
-            vi += f", trước đó loại bỏ một thẻ {_tile(str(drop)).vi}"
-        if place:
-            target = state.players[rules.tile_target(state, seat, str(place))]
-            en += f" and place your {_tile(str(place)).en} Support tile (for {target})"
-            vi += f" và đặt thẻ Hỗ trợ {_tile(str(place)).vi} (cho {target})"
-        elif state.tiles[seat] and (not drop or len(state.tiles[seat]) > 1):
-            en += " (your Support tile is picked at random)"
-            vi += " (thẻ Hỗ trợ được chọn ngẫu nhiên)"
-        return Text(en, vi)
+        gone = _tile(str(drop)) if drop else None
+        tile = _tile(str(place)) if place else None
+        target = state.players[rules.tile_target(state, seat, str(place))] if place else ""
+        by_chance = not place and bool(state.tiles[seat]) and (not drop or len(state.tiles[seat]) > 1)
+        if gone is not None and tile is not None:
+            return tr("withdraw, first removing a {gone} tile, and place your {tile} Support tile (for {target})", gone=gone, tile=tile, target=target)
+        if gone is not None and by_chance:
+            return tr("withdraw, first removing a {gone} tile (your Support tile is picked at random)", gone=gone)
+        if gone is not None:
+            return tr("withdraw, first removing a {gone} tile", gone=gone)
+        if tile is not None:
+            return tr("withdraw and place your {tile} Support tile (for {target})", tile=tile, target=target)
+        if by_chance:
+            return tr("withdraw (your Support tile is picked at random)")
+        return tr("withdraw")
     if k == "discard":
         f = _face(str(a[0]))
         return tr("discard {f} from your hand", f=f)
@@ -295,7 +331,7 @@ def legal(state: GrizzledState, seat: int) -> list[Action]:
 
 
 def choices(state: GrizzledState, seat: int) -> list[Choice]:
-    return [Choice(a, format_action(a), warned_label(state, seat, a), format_vi(a)) for a in legal(state, seat)]
+    return [Choice(a, format_action(a), warned_label(state, seat, a), i18n.LazyWords(format_in, a)) for a in legal(state, seat)]
 
 
 def warned_label(state: GrizzledState, seat: int, action: Action) -> Text:
@@ -315,7 +351,6 @@ def hand_in_view_order(state: GrizzledState, seat: int) -> list[str]:
 def parse(state: GrizzledState, seat: int, text: str) -> Action:
     options = legal(state, seat)
     examples = [format_action(a) for a in options[:8]]
-    examples_vi = [format_vi(a) for a in options[:8]]
     try:
         verb, words = read(strip_fillers(text))
     except InvalidCommand as err:
@@ -353,6 +388,6 @@ def parse(state: GrizzledState, seat: int, text: str) -> Action:
     if wider:
         raise AmbiguousCommand(tr("That fits several choices; write one of these in full."),
                                [format_action(a) for a in wider])
-    written = dict(en=", ".join(examples), vi=", ".join(examples_vi))  # commands exist in English and Vietnamese
+    written = i18n.each_lang(lambda lang: ", ".join(format_in(a, lang) for a in options[:8]))  # in the reader's words
     raise IllegalCommand(tr("`{strip}` is not possible now. You may write: {written}.", strip=text.strip(), written=written),
                          examples)

@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from engines import i18n
-from engines.contract import Text, tr
-from engines.datafile import load_toml, require
+from engines.contract import Text, tr, trc
+from engines.datafile import load_toml, refuse_translations, require
 
 TRIALS_TOTAL = 59
 THREAT_CARDS_TOTAL = 39
@@ -111,7 +110,7 @@ class Content:
         for t in self.threats:
             if t.id == threat:
                 return t.name
-        return Text(threat, threat)
+        return Text.fixed(threat)  # an unknown id shows as written
 
     def face_order(self, face: str) -> tuple[int, str]:
         """Sort key for showing a hand: threat cards first, then Hard Knocks, then specials."""
@@ -133,11 +132,11 @@ class Content:
     def _make_face_text(self, face: str) -> Text:
         card = self.faces.get(face)
         if card is None:
-            return Text(face, face)  # planted markers and unknown ids show as written
+            return Text.fixed(face)  # planted markers and unknown ids show as written
         if card.kind == "threat":
-            threats = Text(" + ".join(self.threat_name(t).en for t in card.threats),
-                           literal={lang: " + ".join(self.threat_name(t).get(lang) for t in card.threats)
-                                    for lang in i18n.languages()})  # names joined by a sign, in every language
+            # the names joined by a sign, in the reader's language: a template no catalog translates
+            threats = Text(" + ".join(f"{{t{i}}}" for i in range(len(card.threats))),
+                           args={f"t{i}": self.threat_name(t) for i, t in enumerate(card.threats)})
             if card.trap:
                 return tr("{threats} (trap)", threats=threats)
             return threats
@@ -160,13 +159,16 @@ def _req(entry: dict[str, Any], key: str, kind: type, where: str) -> Any:
     return require(entry, key, kind, where, ContentError)
 
 
-def _named(entry: dict[str, Any], where: str) -> Named:
+def _named(entry: dict[str, Any], where: str, context: str) -> Named:
+    """An entry's id, name and aliases. The name is its English ``en`` as a catalog message
+    (msgctxt ``context``, as babel.cfg extracts it); translations live in the ``.po`` files."""
+    refuse_translations(entry, where, ContentError)
     aliases = _req(entry, "aliases", list, where)
     if not aliases or not all(isinstance(a, str) and a for a in aliases):
         raise ContentError(f"{where}: aliases must be a non-empty list of words")
     return Named(
         _req(entry, "id", str, where),
-        Text(_req(entry, "en", str, where), _req(entry, "vi", str, where)),
+        trc(context, _req(entry, "en", str, where)),
         tuple(aliases),
     )
 
@@ -190,7 +192,7 @@ def card_face(kind: str, threats: tuple[str, ...], trap: bool, knock: str | None
 
 def parse_content(raw: dict[str, dict[str, Any]]) -> Content:
     """Validate raw TOML tables (by file name) into ``Content``; raise ``ContentError`` if broken."""
-    threats = tuple(_named(e, f"threats.toml threat {i + 1}") for i, e in enumerate(raw["threats"].get("threat", [])))
+    threats = tuple(_named(e, f"threats.toml threat {i + 1}", "threat") for i, e in enumerate(raw["threats"].get("threat", [])))
     if len(threats) != 6:
         raise ContentError(f"threats.toml: expected 6 threats, found {len(threats)}")
     _unique([t.id for t in threats], "threats.toml")
@@ -199,7 +201,7 @@ def parse_content(raw: dict[str, dict[str, Any]]) -> Content:
     knocks: dict[str, KnockType] = {}
     for i, e in enumerate(raw["knocks"].get("knock", [])):
         where = f"knocks.toml knock {i + 1}"
-        named = _named(e, where)
+        named = _named(e, where, "hard knock")
         effect = _req(e, "effect", str, where)
         if effect not in KNOCK_EFFECTS:
             raise ContentError(f"{where}: unknown effect {effect!r}; known: {', '.join(sorted(KNOCK_EFFECTS))}")
@@ -216,7 +218,7 @@ def parse_content(raw: dict[str, dict[str, Any]]) -> Content:
     specials: dict[str, tuple[Named, str]] = {}
     for i, e in enumerate(raw["cards"].get("special", [])):
         where = f"cards.toml special {i + 1}"
-        named = _named(e, where)
+        named = _named(e, where, "card")
         effect = _req(e, "effect", str, where)
         if effect not in SPECIAL_EFFECTS:
             raise ContentError(f"{where}: unknown effect {effect!r}")
@@ -236,7 +238,7 @@ def parse_content(raw: dict[str, dict[str, Any]]) -> Content:
     tiles: dict[str, TileType] = {}
     for i, e in enumerate(raw["tiles"].get("tile", [])):
         where = f"tiles.toml tile {i + 1}"
-        named = _named(e, where)
+        named = _named(e, where, "support tile")
         tile = TileType(
             named.id,
             named.name,

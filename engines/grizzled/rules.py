@@ -57,10 +57,6 @@ def face_en(face: str) -> str:
     return content().face_text(face).en
 
 
-def face_vi(face: str) -> str:
-    return content().face_text(face).vi
-
-
 # ---------------------------------------------------------------------------
 # Queries
 
@@ -543,9 +539,10 @@ def end_mission(s: GrizzledState, failed: bool, ev: Events) -> None:
     if failed:
         counts = threat_counts(s)
         named = [(content().threat_name(t), counts[t]) for t in failing_threats(s)]
-        en = " and ".join(f"{t.en} shows {n} times" for t, n in named)
-        vi = " và ".join(f"{t.vi} xuất hiện {n} lần" for t, n in named)
-        threats = Text(en, vi)  # built per language from the content's threat names
+        said = [tr("{t} shows {n} times", t=t, n=n) for t, n in named]
+        threats = said[0]
+        for more in said[1:]:
+            threats = tr("{threats} and {threat_name}", threats=threats, threat_name=more)
         say(ev, tr("{threats} (3 of one threat fail a mission): the mission fails. No Man's Land is shuffled into the Trials pile.", threats=threats))
         s.trials.extend(s.nml)
         shuffle(s, s.trials)  # GR-41 OPEN: shuffle the combined pile

@@ -20,8 +20,6 @@ from engines.contract import Text, tr
 from engines.grizzled.content import Card, Character, Content, KnockType, TileType, content
 from engines.grizzled.rules import FAILURE_COUNT, KNOCK_LIMIT
 
-LANGS = ("en", "vi")
-
 
 @dataclass(frozen=True)
 class Holder:
@@ -37,8 +35,9 @@ class Holder:
 YOU = Holder()
 
 
-def _pick(h: Holder, you_en: str, other_en: str, you_vi: str, other_vi: str) -> Text:
-    return Text(you_en, you_vi) if h.you else Text(other_en, other_vi)
+def _pick(h: Holder, you: Text, other: Text) -> Text:
+    """The sentence said to the holder ("you") or about them (by name) to everyone else."""
+    return you if h.you else other
 
 
 # ---------------------------------------------------------------------------
@@ -55,68 +54,33 @@ def knock_effect(kt: KnockType, h: Holder = YOU, threat: str | None = None) -> T
     e = kt.effect
     if e == "counts_as_threat":
         t = c.threat_name(threat) if threat else tr("its threat")
-        return _pick(h, f"counts as one {t.en} threat while you are in the mission",
-                     f"counts as one {t.en} threat while {x} is in the mission",
-                     f"tính là một mối đe dọa {t.vi} khi bạn còn trong nhiệm vụ",
-                     f"tính là một mối đe dọa {t.vi} khi {x} còn trong nhiệm vụ")
+        return _pick(h, tr("counts as one {t} threat while you are in the mission", t=t), tr("counts as one {t} threat while {x} is in the mission", t=t, x=x))
     if e == "weight_only":
         return tr("weighs as {weight} Hard Knocks (Hard Knocks weighing {KNOCK_LIMIT} lose the game)", weight=kt.weight, KNOCK_LIMIT=KNOCK_LIMIT)
     if e == "no_speech":
-        return _pick(h, "you cannot give a speech", f"{x} cannot give a speech",
-                     "bạn không thể phát biểu", f"{x} không thể phát biểu")
+        return _pick(h, tr("you cannot give a speech"), tr("{x} cannot give a speech", x=x))
     if e == "clumsy_draw":
-        return _pick(h, "when you withdraw holding cards, you must play the top Trial card (its Trap does not "
-                        "trigger)",
-                     f"when {x} withdraws holding cards, {x} must play the top Trial card (its Trap does not "
-                     "trigger)",
-                     "khi rút lui mà còn bài, bạn phải chơi lá Thử thách trên cùng (Bẫy của nó không kích hoạt)",
-                     f"khi {x} rút lui mà còn bài, {x} phải chơi lá Thử thách trên cùng (Bẫy của nó không kích "
-                     "hoạt)")
+        return _pick(h, tr("when you withdraw holding cards, you must play the top Trial card (its Trap does not trigger)"), tr("when {x} withdraws holding cards, {x} must play the top Trial card (its Trap does not trigger)", x=x))
     if e == "fragile":
-        return _pick(h, "while you are in the mission, nobody else holding cards may withdraw",
-                     f"while {x} is in the mission, nobody else holding cards may withdraw",
-                     "khi bạn còn trong nhiệm vụ, không ai khác còn bài được rút lui",
-                     f"khi {x} còn trong nhiệm vụ, không ai khác còn bài được rút lui")
+        return _pick(h, tr("while you are in the mission, nobody else holding cards may withdraw"), tr("while {x} is in the mission, nobody else holding cards may withdraw", x=x))
     if e == "hard_headed":
-        return _pick(h, f"you cannot withdraw while holding {n} or more cards",
-                     f"{x} cannot withdraw while holding {n} or more cards",
-                     f"bạn không được rút lui khi còn từ {n} lá trở lên",
-                     f"{x} không được rút lui khi còn từ {n} lá trở lên")
+        return _pick(h, tr("you cannot withdraw while holding {n} or more cards", n=n), tr("{x} cannot withdraw while holding {n} or more cards", x=x, n=n))
     if e == "prideful":
-        return _pick(h, "you may withdraw only with an empty hand or as the last one in the mission",
-                     f"{x} may withdraw only with an empty hand or as the last one in the mission",
-                     "bạn chỉ được rút lui khi hết bài hoặc là người cuối cùng còn trong nhiệm vụ",
-                     f"{x} chỉ được rút lui khi hết bài hoặc là người cuối cùng còn trong nhiệm vụ")
+        return _pick(h, tr("you may withdraw only with an empty hand or as the last one in the mission"), tr("{x} may withdraw only with an empty hand or as the last one in the mission", x=x))
     if e == "fearful":
-        return _pick(h, f"while you hold cards, you must withdraw on your turn once any threat counts {n} or more",
-                     f"while {x} holds cards, {x} must withdraw on their turn once any threat counts {n} or more",
-                     f"khi còn bài, bạn phải rút lui đến lượt mình ngay khi có mối đe dọa đếm được từ {n} trở lên",
-                     f"khi còn bài, {x} phải rút lui đến lượt mình ngay khi có mối đe dọa đếm được từ {n} trở lên")
+        return _pick(h, tr("while you hold cards, you must withdraw on your turn once any threat counts {n} or more", n=n), tr("while {x} holds cards, {x} must withdraw on their turn once any threat counts {n} or more", x=x, n=n))
     if e == "panicked":
-        return _pick(h, "if you withdraw holding cards, your Support tile is picked at random",
-                     f"if {x} withdraws holding cards, {x}'s Support tile is picked at random",
-                     "nếu bạn rút lui khi còn bài, thẻ Hỗ trợ của bạn được chọn ngẫu nhiên",
-                     f"nếu {x} rút lui khi còn bài, thẻ Hỗ trợ của {x} được chọn ngẫu nhiên")
+        return _pick(h, tr("if you withdraw holding cards, your Support tile is picked at random"), tr("if {x} withdraws holding cards, {x}'s Support tile is picked at random", x=x))
     if e == "absent_minded":
-        return _pick(h, "before you withdraw holding cards, you remove one of your Support tiles from the game",
-                     f"before {x} withdraws holding cards, {x} removes one of their Support tiles from the game",
-                     "trước khi rút lui mà còn bài, bạn loại một thẻ Hỗ trợ của mình khỏi trò chơi",
-                     f"trước khi rút lui mà còn bài, {x} loại một thẻ Hỗ trợ của mình khỏi trò chơi")
+        return _pick(h, tr("before you withdraw holding cards, you remove one of your Support tiles from the game"), tr("before {x} withdraws holding cards, {x} removes one of their Support tiles from the game", x=x))
     if e == "selfish":
-        return _pick(h, "the Support tile you place while holding cards supports yourself",
-                     f"the Support tile {x} places while holding cards supports {x}",
-                     "thẻ Hỗ trợ bạn đặt khi còn bài sẽ hỗ trợ chính bạn",
-                     f"thẻ Hỗ trợ {x} đặt khi còn bài sẽ hỗ trợ chính {x}")
+        return _pick(h, tr("the Support tile you place while holding cards supports yourself"), tr("the Support tile {x} places while holding cards supports {x}", x=x))
     if e == "frenzied":
-        return _pick(h, f"you get {n} extra Trial cards after each deal",
-                     f"{x} gets {n} extra Trial cards after each deal",
-                     f"bạn nhận thêm {n} lá Thử thách sau mỗi lần chia",
-                     f"{x} nhận thêm {n} lá Thử thách sau mỗi lần chia")
+        return _pick(h, tr("you get {n} extra Trial cards after each deal", n=n), tr("{x} gets {n} extra Trial cards after each deal", x=x, n=n))
     if e == "demoralized":
         return tr("each Morale Drop moves {n} extra card(s) from the Morale Reserve to the Trials pile", n=n)
     if e == "tyrannical":
-        return _pick(h, "you take the Mission Leader token and keep it", f"{x} takes the Mission Leader token and keeps it",
-                     "bạn nhận token Lãnh đạo nhiệm vụ và giữ luôn", f"{x} nhận token Lãnh đạo nhiệm vụ và giữ luôn")
+        return _pick(h, tr("you take the Mission Leader token and keep it"), tr("{x} takes the Mission Leader token and keeps it", x=x))
     raise KeyError(f"no words for the Hard Knock effect {e!r}")
 
 
@@ -193,22 +157,20 @@ def character_line(ch: Character) -> Text:
 SPEECH = tr("Speech: instead of playing a card, spend a Speech token and name a threat; everyone else still in the mission may discard one card showing it.")
 
 
-def _ordinal(n: int) -> Text:
-    en = {1: "first", 2: "second", 3: "third", 4: "fourth"}.get(n, f"{n}th")
-    vi = {1: "đầu tiên", 2: "thứ hai", 3: "thứ ba", 4: "thứ tư"}.get(n, f"thứ {n}")
-    return Text(en, vi)
+#: "the first/second… player": the ordinals a Support tile's offset can take (2–5 players).
+ORDINALS: dict[int, Text] = {1: tr("first"), 2: tr("second"), 3: tr("third"), 4: tr("fourth")}
 
 
 def tile_effect(tile: TileType) -> Text:
     """From ``offset``: +1 the first player to the left, -2 the second to the right (GR-42)."""
-    nth = _ordinal(abs(tile.offset))
-    side = tr("left") if tile.offset > 0 else tr("right")
-    en = f"supports the {nth.en} player to the {side.en} of whoever places it"
-    vi = f"hỗ trợ người {nth.vi} bên {side.vi} của người đặt thẻ"
+    nth = ORDINALS[abs(tile.offset)]
+    if tile.offset > 0:
+        what = tr("supports the {nth} player to the left of whoever places it", nth=nth)
+    else:
+        what = tr("supports the {nth} player to the right of whoever places it", nth=nth)
     if tile.double:
-        en += " (only with 4 or 5 players)"
-        vi += " (chỉ khi có 4 hoặc 5 người chơi)"
-    return Text(en, vi)
+        return tr("{what} (only with 4 or 5 players)", what=what)
+    return what
 
 
 def tile_line(tile: TileType) -> Text:

@@ -13,8 +13,10 @@ Canonical forms (what ``format`` writes and the menu shows):
 - ``angel start``, ``angel 13 b1``, ``angel``   the Angel's three outcomes
 - ``tac``, ``devil``, ``fool``
 
-``format_vi`` writes the same commands in Vietnamese words (``cho 12``, ``13 mở``, ``4 lùi a2``,
-``8 bỏ lượt``, ``đổi chỗ a1 d2``), which menus show to Vietnamese players.
+``format_in`` writes the same commands in a language's words (Vietnamese: ``cho 12``, ``13 mở``,
+``4 lùi a2``, ``8 bỏ lượt``, ``đổi chỗ a1 d2``), which menus show to that language's players. The
+command words are catalog messages (msgctxt ``tac command``): a new language's ``.po`` brings its own,
+and the parser accepts the command words of every catalog.
 
 Parsing is forgiving: case, punctuation and spacing do not matter, English and Vietnamese words
 (with or without diacritics) are accepted, a colour letter alone (``5 b``) names a marble when only
@@ -29,12 +31,15 @@ in ``FILLER`` ("play the 5 with a1"). "2 kids, 1 dog" or "I think 3 is better th
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import permutations
 
-from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, tr
+from engines import i18n
+from engines.contract import Action, AmbiguousCommand, IllegalCommand, InvalidCommand, Text, tr, trc
 from engines.tac.board import HOME
-from engines.tac.content import CARD_WORDS, fold
+from engines.tac.content import card_words, fold
 from engines.tac.plays import MARBLE_BY_NAME, Uses
 from engines.wording import strip_fillers
 
@@ -48,18 +53,51 @@ RING_WORDS = {"ring", "stay", "vong", "ngoai"}
 FILLER = {"play", "plays", "card", "danh", "la", "with", "my", "marble", "bi", "vien", "qua", "to", "on",
           "and", "va", "then", "roi", "move", "di", "steps", "step", "buoc", "o", "the", "an", "use", "dung"}
 
-# Multi-word phrases become one token before splitting (longest first).
-_PHRASES = sorted(
-    {w for w in [*CARD_WORDS, *GIVE_WORDS, *DISCARD_WORDS, *SKIP_WORDS, *START_WORDS, *BACK_WORDS, *HOME_WORDS]
-     if " " in w},
-    key=len, reverse=True,
-)
+#: The words of the canonical commands, each a catalog message (msgctxt "tac command") that menus
+#: show in the reader's language. The first five are verbs, the others name a card.
+COMMAND_WORDS: dict[str, Text] = {
+    "give": trc("tac command", "give"), "discard": trc("tac command", "discard"), "start": trc("tac command", "start"),
+    "back": trc("tac command", "back"), "skip": trc("tac command", "skip"), "trick": trc("tac command", "trick"),
+    "warrior": trc("tac command", "warrior"), "angel": trc("tac command", "angel"), "devil": trc("tac command", "devil"),
+    "fool": trc("tac command", "fool"), "tac": trc("tac command", "tac"),
+}
+_VERB_SETS = {"give": GIVE_WORDS, "discard": DISCARD_WORDS, "start": START_WORDS, "back": BACK_WORDS,
+              "skip": SKIP_WORDS}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every word ``read`` knows, folded: the built-in aliases plus the command words and card
+    names of every catalog present."""
+
+    verbs: dict[str, frozenset[str]]
+    cards: dict[str, str]
+    phrases: tuple[str, ...]  # multi-word phrases, longest first, joined into one token
+
+
+def vocabulary() -> Vocabulary:
+    return _vocabulary(i18n.locale_key(), i18n.languages())
+
+
+@cache
+def _vocabulary(folder: str, langs: tuple[str, ...]) -> Vocabulary:
+    def said(word: str) -> set[str]:
+        return {fold(t) for t in i18n.translations(word, "tac command")}
+
+    verbs = {verb: frozenset(base | said(verb)) for verb, base in _VERB_SETS.items()}
+    cards = dict(card_words())
+    for word in COMMAND_WORDS:
+        if word not in _VERB_SETS:
+            cards.update(dict.fromkeys(said(word) - set(cards), word))
+    everything = [*cards, *HOME_WORDS, *(w for ws in verbs.values() for w in ws)]
+    phrases = tuple(sorted({w for w in everything if " " in w}, key=len, reverse=True))
+    return Vocabulary(verbs, cards, phrases)
 
 
 def tokens(text: str) -> list[str]:
     """Fold case and diacritics, join known phrases with ``_``, split on anything else."""
     s = " " + re.sub(r"[^a-z0-9]+", " ", fold(text)) + " "
-    for phrase in _PHRASES:
+    for phrase in vocabulary().phrases:
         s = s.replace(f" {phrase} ", f" {phrase.replace(' ', '_')} ")
     return [t.replace("_", " ") for t in s.split()]
 
@@ -117,18 +155,22 @@ def format_action(action: Action, legal: Uses) -> str:
     return " ".join([kind, *(str(a) for a in args)])
 
 
-# The Vietnamese words of the canonical commands (each folds to a word ``read`` knows).
-VI_WORDS = {"give": "cho", "discard": "bỏ", "start": "mở", "back": "lùi", "skip": "bỏ lượt",
-            "trick": "đổi chỗ", "warrior": "chiến binh", "angel": "thiên thần", "devil": "ác quỷ",
-            "fool": "gã khờ", "tac": "tac"}
+def format_in(action: Action, legal: Uses, lang: str) -> str:
+    """The canonical command in ``lang``'s command words (Vietnamese: ``cho 12``, ``13 mở``,
+    ``4 lùi a2``, ``8 bỏ lượt``).
+
+    Word for word the canonical command: marbles, numbers, home fields and 7 splits stay as
+    they are, and ``read`` takes its words in any order, so every language's form parses to
+    the same action."""
+    shown = _shown_words(lang, i18n.locale_key())
+    return " ".join(shown.get(word, word) for word in format_action(action, legal).split())
 
 
-def format_vi(action: Action, legal: Uses) -> str:
-    """The canonical command in Vietnamese words (``cho 12``, ``13 mở``, ``4 lùi a2``, ``8 bỏ lượt``).
-
-    Word for word the English command: marbles, numbers, home fields and 7 splits stay as they
-    are, so both forms read to the same ``Reading`` and parse to the same action."""
-    return " ".join(VI_WORDS.get(word, word) for word in format_action(action, legal).split())
+@cache
+def _shown_words(lang: str, folder: str) -> dict[str, str]:
+    """The command words in ``lang``, once per language and set of catalogs (menus are written
+    for every choice of every step)."""
+    return {word: text.get(lang) for word, text in COMMAND_WORDS.items()}
 
 
 def _needs_dest(action: Action, legal: Uses) -> bool:
@@ -158,23 +200,24 @@ def read(text: str) -> Reading:
     """Turn text into a ``Reading``; raises ``InvalidCommand`` for words it cannot place."""
     r = Reading()
     unknown: list[str] = []
+    vocab = vocabulary()
     for tok in tokens(text):
-        if tok in GIVE_WORDS:
+        if tok in vocab.verbs["give"]:
             r.verb = "give"
-        elif tok in DISCARD_WORDS:
+        elif tok in vocab.verbs["discard"]:
             r.verb = "discard"
-        elif tok in SKIP_WORDS:
+        elif tok in vocab.verbs["skip"]:
             r.skip = True
-        elif tok in START_WORDS:
+        elif tok in vocab.verbs["start"]:
             r.start = True
         elif tok in HOME_WORDS:
             r.home = True
         elif tok in RING_WORDS:
             r.ring = True
-        elif tok in BACK_WORDS or tok in FILLER:
+        elif tok in vocab.verbs["back"] or tok in FILLER:
             continue
-        elif r.card is None and tok in CARD_WORDS and not (tok.isdigit() and r.marbles):
-            r.card = CARD_WORDS[tok]
+        elif r.card is None and tok in vocab.cards and not (tok.isdigit() and r.marbles):
+            r.card = vocab.cards[tok]
         elif re.fullmatch(r"[abcd][5-7]", tok):  # only a 7 part: colour and steps (``7 a5 c2``)
             r.marbles.append(tok[0])
             r.parts.append((tok[0], int(tok[1]), None))
@@ -259,24 +302,28 @@ def examples(commands: list[str], limit: int = 6) -> list[str]:
 
 
 def refuse_none(text: str, r: Reading, hand_words: list[str], cmds: list[str],
-                cmds_vi: list[str] | None = None) -> IllegalCommand:
-    """Nothing legal fits; the examples are in the reader's words (``cmds_vi`` for Vietnamese)."""
+                shown: Mapping[str, list[str]] | None = None) -> IllegalCommand:
+    """Nothing legal fits; the examples are in the reader's words (``shown``: per language)."""
     what = text.strip()
-    tried = in_words(examples(cmds), examples(cmds_vi or cmds))
+    tried = in_words(shown or {i18n.SOURCE_LANG: cmds}, 6)
     if r.card is not None and r.verb is None and r.card not in hand_words:
         return IllegalCommand(tr("You read as playing {card!r}, but you have no such card to play now. Try: {tried}.", card=r.card, tried=tried), examples(cmds))
     return IllegalCommand(tr("{what!r} is not a legal move now. Legal moves include: {tried}.", what=what, tried=tried),
                           examples(cmds))
 
 
-def refuse_many(text: str, options: list[str], options_vi: list[str] | None = None) -> AmbiguousCommand:
-    fits = in_words(options[:8], (options_vi or options)[:8])
+def refuse_many(text: str, options: list[str], shown: Mapping[str, list[str]] | None = None) -> AmbiguousCommand:
+    fits = in_words(shown or {i18n.SOURCE_LANG: options}, 8)
     return AmbiguousCommand(tr("{strip!r} fits several moves; write one of: {fits}.", strip=text.strip(), fits=fits),
                             options[:8])
 
 
-def in_words(commands: list[str], commands_vi: list[str]) -> dict[str, str]:
-    """Example commands as each language's players write them, comma-separated: commands exist
-    in English and Vietnamese only, so a reader of any other language is shown the English ones
-    (a message argument picks its language, English when it has none)."""
-    return dict(en=", ".join(commands), vi=", ".join(commands_vi))
+def per_lang(actions: list[Action], legal: Uses) -> dict[str, list[str]]:
+    """The commands of ``actions`` in every language's words (for ``in_words``)."""
+    return i18n.each_lang(lambda lang: [format_in(a, legal, lang) for a in actions])
+
+
+def in_words(commands: Mapping[str, list[str]], limit: int) -> dict[str, str]:
+    """Example commands as each language's players write them, comma-separated: a message
+    argument picks its reader's language (English when it has none)."""
+    return {lang: ", ".join(words[:limit]) for lang, words in commands.items()}

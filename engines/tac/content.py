@@ -9,8 +9,13 @@ from __future__ import annotations
 import tomllib
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from typing import Any
+
+from engines import i18n
+from engines.contract import Text, trc
+from engines.datafile import refuse_translations
 
 NUMBER_CARDS: frozenset[str] = frozenset({"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "12", "13"})
 SPECIAL_CARDS: frozenset[str] = frozenset({"trick", "tac", "angel", "devil", "warrior", "fool"})
@@ -28,8 +33,7 @@ class Card:
     count: int
     master: bool
     order: int
-    en: str
-    vi: str
+    en: str  # the name in mails: a msgid (msgctxt "card") translated by the catalogs
     words: tuple[str, ...]
 
 
@@ -45,7 +49,8 @@ def _card(card_id: str, raw: Any) -> Card:
         raise CardDataError(f"cards.toml: unknown card id {card_id!r}")
     if not isinstance(raw, dict):
         raise CardDataError(f"cards.toml: [cards.{card_id}] must be a table")
-    for key, kind in (("count", int), ("order", int), ("en", str), ("vi", str)):
+    refuse_translations(raw, f"cards.toml: card {card_id!r}", CardDataError)
+    for key, kind in (("count", int), ("order", int), ("en", str)):
         if not isinstance(raw.get(key), kind):
             raise CardDataError(f"cards.toml: card {card_id!r} needs {key} ({kind.__name__})")
     words = raw.get("words", [])
@@ -53,7 +58,7 @@ def _card(card_id: str, raw: Any) -> Card:
         raise CardDataError(f"cards.toml: card {card_id!r}: words must be a list of strings")
     if raw["count"] < 1:
         raise CardDataError(f"cards.toml: card {card_id!r}: count must be positive")
-    return Card(card_id, raw["count"], bool(raw.get("master", False)), raw["order"], raw["en"], raw["vi"],
+    return Card(card_id, raw["count"], bool(raw.get("master", False)), raw["order"], raw["en"],
                 tuple(fold(w) for w in words))
 
 
@@ -93,11 +98,21 @@ def sort_key(card_id: str) -> tuple[int, str]:
     return (card.order if card else 99, card_id)
 
 
+#: the gettext context of card names (babel.cfg extracts each ``en`` of cards.toml with it)
+CONTEXT = "card"
+
+
 def name(card_id: str, lang: str = "en") -> str:
     card = CARDS.get(card_id)
     if card is None:
         return card_id
-    return card.vi if lang == "vi" else card.en
+    return i18n.gettext(lang, card.en, CONTEXT)
+
+
+def name_text(card_id: str) -> Text:
+    """The card's name as a Text, translated when a mail is written."""
+    card = CARDS.get(card_id)
+    return trc(CONTEXT, card.en) if card is not None else Text.fixed(card_id)
 
 
 def steps(card_id: str) -> int:
@@ -105,11 +120,17 @@ def steps(card_id: str) -> int:
     return int(card_id)
 
 
-# Words a player may write for a card, folded; the card id itself always counts.
-CARD_WORDS: dict[str, str] = {}
-for _card_obj in CARDS.values():
-    CARD_WORDS[_card_obj.id] = _card_obj.id
-    CARD_WORDS[fold(_card_obj.en)] = _card_obj.id
-    CARD_WORDS[fold(_card_obj.vi)] = _card_obj.id
-    for _word in _card_obj.words:
-        CARD_WORDS[_word] = _card_obj.id
+def card_words() -> dict[str, str]:
+    """Words a player may write for a card, folded: the id, the ``words`` aliases and the name
+    in every language served (a new catalog's card names parse with no code change)."""
+    return _card_words(i18n.locale_key(), i18n.languages())
+
+
+@cache
+def _card_words(folder: str, langs: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for card in CARDS.values():
+        out[card.id] = card.id
+        for word in (*i18n.translations(card.en, CONTEXT), *card.words):
+            out[fold(word)] = card.id
+    return out

@@ -62,7 +62,7 @@ def choose_gift(state: TacState, seat: int, card: str) -> list[Event]:
     if first:
         events.append(Event(tr("{names} has chosen a card for their partner.", names=names(state, seat))))
     mate = names(state, partner(seat))
-    events.append(Event(tr("You will give your {name} to {mate}.", mate=mate, name=each_lang(cardlib.name, card)), frozenset({seat})))
+    events.append(Event(tr("You will give your {name} to {mate}.", mate=mate, name=cardlib.name_text(card)), frozenset({seat})))
     if len(state.gifts) < 4:
         return events
     gifts = {int(k): v for k, v in state.gifts.items()}
@@ -71,7 +71,7 @@ def choose_gift(state: TacState, seat: int, card: str) -> list[Event]:
     for p, c in gifts.items():
         state.hands[partner(p)].append(c)
         to = partner(p)
-        events.append(Event(tr("You received {name} from {names}.", names=names(state, p), name=each_lang(cardlib.name, c)), frozenset({to})))
+        events.append(Event(tr("You received {name} from {names}.", names=names(state, p), name=cardlib.name_text(c)), frozenset({to})))
     state.gifts = {}
     state.phase = "play"
     state.turn = (state.dealer + 1) % 4

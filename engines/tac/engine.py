@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engines import i18n
 from engines.bots import RandomBot, bot_rng
 from engines.contract import (
     Action,
@@ -108,7 +109,7 @@ class TacEngine(Engine[TacState]):
             before = state.board
             state.cache[key] = [
                 Choice(a, notation.format_action(a, legal), label(state, seat, a, before, after),
-                       notation.format_vi(a, legal))
+                       i18n.LazyWords(notation.format_in, a, legal))
                 for a, after in legal.items()
             ]
         choices: list[Choice] = state.cache[key]
@@ -144,8 +145,8 @@ class TacEngine(Engine[TacState]):
         legal = flow.legal(state, seat)
         menu = self.menu(state, seat) if legal else []
         commands = [c.command for c in menu]
-        vi = [c.command_in("vi") for c in menu]  # a Vietnamese sentence gives Vietnamese examples
-        shown = notation.in_words(commands[:4], vi[:4])
+        in_lang = i18n.each_lang(lambda lang: [c.command_in(lang) for c in menu])  # examples in the reader's words
+        shown = notation.in_words(in_lang, 4)
         if not text.strip():
             if not menu:
                 raise InvalidCommand(tr("Empty command. Write e.g. give 12."),
@@ -171,9 +172,9 @@ class TacEngine(Engine[TacState]):
             return found[0]
         if not found:
             hand_cards = sorted({card_of[a] for a in legal})
-            raise notation.refuse_none(text, reading, hand_cards, commands, vi)
+            raise notation.refuse_none(text, reading, hand_cards, commands, in_lang)
         raise notation.refuse_many(text, [notation.format_action(a, legal) for a in found],
-                                   [notation.format_vi(a, legal) for a in found])
+                                   notation.per_lang(found, legal))
 
     def _parse_seven(self, state: TacState, seat: Seat, text: str, reading: notation.Reading,
                      legal: dict[Action, Board | None], commands: list[str]) -> Action:

@@ -10,12 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from engines.contract import Action, Event, Text, tr
-from engines.i18n import each_lang
 from engines.tac import content as cardlib
 from engines.tac import dealing, rules
 from engines.tac.board import Board
 from engines.tac.dealing import names
-from engines.tac.labels import changes
+from engines.tac.labels import changes, moves_text
 from engines.tac.plays import Context, Uses, action_card, card_uses
 from engines.tac.rules import SEVEN_IN_HOME_DEFAULT, SEVEN_STUCK_DEFAULT
 from engines.tac.seven import HomeSteps
@@ -136,28 +135,27 @@ def _snapshot(state: TacState) -> dict[str, Any]:
     return {"prior_pos": state.pos.copy(), "prior_fresh": state.fresh.copy()}
 
 
-def describe(state: TacState, seat: int, action: Action, before: Board, after: Board | None) -> tuple[str, str]:
-    """One sentence (en, vi) saying what a play did, naming knocked marbles."""
+def describe(state: TacState, seat: int, action: Action, before: Board, after: Board | None) -> Text:
+    """One sentence saying what a play did, naming knocked marbles: a whole catalog sentence
+    per shape of play, the moves and names filled in when a mail is written."""
     who = names(state, seat)
-    card = action_card(action)
-    en_card, vi_card = cardlib.name(card), cardlib.name(card, "vi")
+    card = cardlib.name_text(action_card(action))
     moved, knocked = changes(before, after) if after is not None else ([], [])
-    moved_vi = changes(before, after, "vi")[0] if after is not None else []
-    en = f"{who} plays {en_card}"
-    vi = f"{who} đánh lá {vi_card}"
+    moves = moves_text(before, after) if after is not None else Text.fixed("")
+    out = ", ".join(knocked)
+    if action.kind == "fool":
+        return tr("{who} plays {card}: every hand passes to the right; they play again.", who=who, card=card)
     if action.kind == "skip":
-        en += f": {names(state, (seat + 1) % 4)} is skipped"
-        vi += f": {names(state, (seat + 1) % 4)} bị mất lượt"
-    if moved:
-        en += ": " + ", ".join(moved)
-        vi += ": " + ", ".join(moved_vi)
-    if knocked:
-        en += "; knocked out: " + ", ".join(knocked)
-        vi += "; bị đánh về: " + ", ".join(knocked)
+        return tr("{who} plays {card}: {next} is skipped.", who=who, card=card, next=names(state, (seat + 1) % 4))
     if action.kind == "angel" and not action.args:
-        en += " without effect"
-        vi += " nhưng không có tác dụng"
-    return en + ".", vi + "."
+        return tr("{who} plays {card} without effect.", who=who, card=card)
+    if moved and knocked:
+        return tr("{who} plays {card}: {moves}; knocked out: {out}.", who=who, card=card, moves=moves, out=out)
+    if moved:
+        return tr("{who} plays {card}: {moves}.", who=who, card=card, moves=moves)
+    if knocked:
+        return tr("{who} plays {card}; knocked out: {out}.", who=who, card=card, out=out)
+    return tr("{who} plays {card}.", who=who, card=card)
 
 
 def next_with_cards(state: TacState, seat: int) -> int | None:
@@ -237,7 +235,7 @@ def play(state: TacState, seat: int, action: Action, after: Board | None) -> lis
         # player's "previous turn" is the victim's lost turn, which has no card to take over —
         # except that a player skipped by an 8 played on the victim's behalf may answer it (TAC-69).
         record = {"seat": victim, "eff": "8" if action.kind == "skip" else None, **_snapshot(state)}
-        events = [Event(tr("{names} picks {name} from {names2}'s hand.", names=names(state, seat), names2=names(state, victim), name=each_lang(cardlib.name, card)))]
+        events = [Event(tr("{names} picks {name} from {names2}'s hand.", names=names(state, seat), names2=names(state, victim), name=cardlib.name_text(card)))]
         events += _carry_out(state, victim, action, card, before, after, record)
         if action.kind == "fool" and state.phase == "play" and state.turn == victim:
             # TAC-59: the Devil's player makes the Fool's choices too, so the extra turn the Fool
@@ -258,7 +256,7 @@ def play(state: TacState, seat: int, action: Action, after: Board | None) -> lis
         record = {"seat": seat, "eff": eff, "discarded": True, **_snapshot(state)}
         state.last_play = {"seat": seat, "card": card, "discard": True}
         who = names(state, seat)
-        ev = Event(tr("{who} discards {name} without effect.", who=who, name=each_lang(cardlib.name, card)))
+        ev = Event(tr("{who} discards {name} without effect.", who=who, name=cardlib.name_text(card)))
         return [ev, *finish_turn(state, seat, action, record)]
     if action.kind == "devil":
         state.last_play = {"seat": seat, "card": card, "discard": False}
@@ -272,7 +270,7 @@ def _carry_out(state: TacState, seat: int, action: Action, card: str, before: Bo
     if action.kind == "discard":
         state.last_play = {"seat": seat, "card": card, "discard": True}
         who = names(state, seat)
-        ev = Event(tr("{name} is discarded from {who}'s hand without effect.", who=who, name=each_lang(cardlib.name, card)))
+        ev = Event(tr("{name} is discarded from {who}'s hand without effect.", who=who, name=cardlib.name_text(card)))
         return [ev, *finish_turn(state, seat, action, record)]
     if after is not None:
         state.set_board(after)
@@ -282,12 +280,9 @@ def _carry_out(state: TacState, seat: int, action: Action, card: str, before: Bo
     if action.kind == "devil":
         state.last_play = {"seat": seat, "card": card, "discard": False}
         return _devil(state, seat, tac_answer=False)
-    en, vi = describe(state, seat, action, before, after)
-    if action.kind == "fool":
-        en = en[:-1] + ": every hand passes to the right; they play again."
-        vi = vi[:-1] + ": mọi người chuyển bài sang phải; người đó đánh thêm một lá."
-    state.last_play = {"seat": seat, "card": card, "discard": False, "en": en, "vi": vi}
-    return [Event(Text(en, vi)), *finish_turn(state, seat, action, record)]
+    said = describe(state, seat, action, before, after)
+    state.last_play = {"seat": seat, "card": card, "discard": False, "text": said.to_json()}
+    return [Event(said), *finish_turn(state, seat, action, record)]
 
 
 def _tac(state: TacState, seat: int) -> list[Event]:
@@ -304,8 +299,8 @@ def _tac(state: TacState, seat: int) -> list[Event]:
     undone = names(state, int(rec["seat"]))
     state.last_play = {"seat": seat, "card": "tac", "discard": False}
     if rec.get("discarded"):  # TAC-70: nothing is undone
-        return [Event(tr("{who} plays TAC on {undone}'s discard: {who} now uses the {name}.", who=who, undone=undone, name=each_lang(cardlib.name, eff)))]
-    return [Event(tr("{who} plays TAC: {undone}'s turn is undone; {who} now uses the {name}.", who=who, undone=undone, name=each_lang(cardlib.name, eff)))]
+        return [Event(tr("{who} plays TAC on {undone}'s discard: {who} now uses the {name}.", who=who, undone=undone, name=cardlib.name_text(eff)))]
+    return [Event(tr("{who} plays TAC: {undone}'s turn is undone; {who} now uses the {name}.", who=who, undone=undone, name=cardlib.name_text(eff)))]
 
 
 def _devil(state: TacState, seat: int, tac_answer: bool) -> list[Event]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engines.contract import Action, Text, tr
-from engines.i18n import each_lang
 from engines.tac import content as cardlib
 from engines.tac.board import WAIT, Board, field_name, marble_name
 from engines.tac.plays import action_card
@@ -29,10 +28,10 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
     if kind == "give":
         c = str(action.args[0])
         mate = names[(seat + 2) % 4]
-        return tr("give your {name} to {mate}", mate=mate, name=each_lang(cardlib.name, c))
+        return tr("give your {name} to {mate}", mate=mate, name=cardlib.name_text(c))
     if kind == "discard":
         c = str(action.args[0])
-        return tr("discard {name} without effect", name=each_lang(cardlib.name, c))
+        return tr("discard {name} without effect", name=cardlib.name_text(c))
     if kind == "tac":
         if state.pending is not None:
             return tr("play their TAC: the Devil turns on the next player")
@@ -40,8 +39,8 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
         card = str(rec.get("eff"))
         who = names[int(rec.get("seat", seat))]
         if rec.get("discarded"):  # TAC-70: nothing to undo, only the card's function
-            return tr("TAC: nothing to undo; use the {name} of {who}'s discard", who=who, name=each_lang(cardlib.name, card))
-        return tr("TAC: undo {who}'s turn and use its {name}", who=who, name=each_lang(cardlib.name, card))
+            return tr("TAC: nothing to undo; use the {name} of {who}'s discard", who=who, name=cardlib.name_text(card))
+        return tr("TAC: undo {who}'s turn and use its {name}", who=who, name=cardlib.name_text(card))
     if kind == "devil":
         nxt = names[(seat + 1) % 4]
         return tr("Devil: look at {nxt}'s hand and play their turn", nxt=nxt)
@@ -52,21 +51,33 @@ def label(state: TacState, seat: int, action: Action, before: Board, after: Boar
         return tr("8: {nxt} skips their turn", nxt=nxt)
     card = action_card(action)
     if after is None:
-        return tr("play {name}", name=each_lang(cardlib.name, card))
+        return tr("play {name}", name=cardlib.name_text(card))
     moved, knocked = changes(before, after)
-    moves = each_lang(_moves, before, after)
+    moves = moves_text(before, after)
     if kind in ("open",) or (kind == "angel" and action.args[:1] == ("start",)):
-        said = tr("{name}: open, {moves}", moves=moves, name=each_lang(cardlib.name, card))
+        said = tr("{name}: open, {moves}", moves=moves, name=cardlib.name_text(card))
     elif moved:
-        said = tr("{name}: {moves}", moves=moves, name=each_lang(cardlib.name, card))
+        said = tr("{name}: {moves}", moves=moves, name=cardlib.name_text(card))
     else:
-        said = tr("{name}: no marble moves", name=each_lang(cardlib.name, card))
+        said = tr("{name}: no marble moves", name=cardlib.name_text(card))
     if knocked:
         hit = ", ".join(knocked)
         said = tr("{said} (knocks {hit})", said=said, hit=hit)
     return said
 
 
-def _moves(before: Board, after: Board, lang: str) -> str:
-    """The marbles' moves in ``lang`` (the waiting area is a word), for ``each_lang``."""
-    return ", ".join(changes(before, after, lang)[0])
+def moves_text(before: Board, after: Board) -> Text:
+    """The marbles' moves (``a1 10→15, b2 waiting→16``) as facts: a template no catalog
+    translates, filled in the reader's language (the waiting area is a word) when read."""
+    parts: list[str] = []
+    args: dict[str, str | Text] = {}
+    for m in range(16):
+        if before.pos[m] != after.pos[m] and after.pos[m] != WAIT:
+            i = len(parts)
+            parts.append(f"{{m{i}}} {{a{i}}}→{{b{i}}}")
+            args |= {f"m{i}": marble_name(m), f"a{i}": _field(m, before.pos[m]), f"b{i}": _field(m, after.pos[m])}
+    return Text(", ".join(parts), args=args)
+
+
+def _field(marble: int, p: int) -> str | Text:
+    return tr("waiting") if p == WAIT else field_name(marble, p)

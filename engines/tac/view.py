@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.contract import Text, tr
-from engines.i18n import each_lang
+from engines.contract import Text, text_of, tr
 from engines.tac import content as cardlib
 from engines.tac.board import HOME, LETTERS, WAIT, marble_name, start
 from engines.tac.state import TacState
@@ -73,7 +72,7 @@ def view(state: TacState, seat: int | None) -> dict[str, Any]:
         "deck_size": len(state.deck),
         "pile_top": state.pile[-1] if state.pile else None,
         "pile_size": len(state.pile),
-        "last_play": None if last is None else {k: last[k] for k in ("seat", "card", "discard", "en", "vi", "moves")
+        "last_play": None if last is None else {k: last[k] for k in ("seat", "card", "discard", "text", "moves", *OLD_WORDED)
                                                 if k in last},
         "announcements": list(state.can),
         "exchange": {
@@ -86,6 +85,19 @@ def view(state: TacState, seat: int | None) -> dict[str, Any]:
         "pending": pending,
         "winners": None if state.winners is None else [state.winners, state.winners + 2],
     }
+
+
+#: the keys a state saved before the catalogs held the last play under: its words per language
+OLD_WORDED = ("en", "vi")
+
+
+def _last_play_words(last: Mapping[str, Any], lang: str) -> str:
+    """The last play in ``lang``: its stored sentence (msgid and facts), or, in a state saved
+    before the catalogs, the words it was given then (English for a language added since)."""
+    if "text" in last:
+        return text_of(last["text"], lang)
+    worded = {k: str(last[k]) for k in OLD_WORDED if k in last}
+    return text_of(worded, lang) if worded else ""
 
 
 def _t(lang: str, text: Text) -> str:
@@ -139,7 +151,7 @@ def render(view_: Mapping[str, Any], lang: str) -> str:
     if view_["pile_top"] is not None:
         lines.append(_t(lang, tr("Top of the discard pile: ")) + cardlib.name(view_["pile_top"], lang))
     last = view_["last_play"]
-    said = last and (last.get(lang) or last.get("en"))  # the play as worded when made (English for a newer language)
+    said = last and _last_play_words(last, lang)
     if said:
         lines.append(_t(lang, tr("Last play: ")) + str(said))
     ex = view_["exchange"]
@@ -147,10 +159,10 @@ def render(view_: Mapping[str, Any], lang: str) -> str:
         chosen = ", ".join(players[p] for p in ex["chosen"]) or "-"
         lines.append(_t(lang, tr("Partner exchange: chosen so far: {chosen}.", chosen=chosen)))
         if ex["your_gift"]:
-            lines.append(_t(lang, tr("You give: {name} (you may still change it).", name=each_lang(cardlib.name, ex['your_gift']))))
+            lines.append(_t(lang, tr("You give: {name} (you may still change it).", name=cardlib.name_text(ex['your_gift']))))
     pending = view_["pending"]
     if pending and pending["kind"] == "use":
-        lines.append(_t(lang, tr("TAC played: now use the {name}.", name=each_lang(cardlib.name, pending['card']))))
+        lines.append(_t(lang, tr("TAC played: now use the {name}.", name=cardlib.name_text(pending['card']))))
     if pending and pending["kind"] == "devil":
         victim = players[pending["victim"]]
         lines.append(_t(lang, tr("Devil: play {victim}'s turn with one of their cards.", victim=victim)))

@@ -44,12 +44,11 @@ DROP_YOU = {
 }
 
 
-def _t(lang: str, text: Text | str, vi: str | None = None) -> str:
-    """A catalog message in ``lang``. A pair ``_t(lang, en, vi)`` is what the codemod turns into
-    ``_t(lang, tr(...))``; until then it reads as fixed words in English and Vietnamese."""
+def _t(lang: str, text: Text | str) -> str:
+    """A catalog message in ``lang``; a plain string (a name, a number) as it is."""
     if isinstance(text, Text):
         return text.get(lang)
-    return Text(text, vi).get(lang) if vi is not None else text
+    return text
 
 
 def _name(names: dict[int, str], pid: int, me: int | None, lang: str, *, capital: bool = False) -> str:

@@ -98,7 +98,7 @@ def test_whole_line_commands_only_fillers_around_commands(text: str, action: Act
 
 
 def _vocabulary() -> set[str]:
-    words = {w for phrase in commands.VERBS for w in phrase.split()}
+    words = {w for phrase in commands.verbs() for w in phrase.split()}
     words |= commands.OFF_WORDS | commands.ON_WORDS | commands.SP_WORDS | set(DIRECTION_WORDS)
     for deck in ("loot", "powerup"):
         words |= {w for key in commands.card_slugs(deck) for w in key.split("-")}

@@ -29,10 +29,17 @@ from engines.contract import (
     Option,
     Outcome,
     Seat,
+    Text,
     tr,
 )
 from engines.rng import Rng
 from engines.wording import strip_fillers
+
+
+def fixed_pair(en: str, vi: str) -> Text:
+    """The toy's words in English and Vietnamese, fixed: a test engine keeps its few sentences
+    out of the production catalogs (the real engines' sentences are catalog messages)."""
+    return Text(en, literal={"en": en, "vi": vi})
 
 
 @dataclass
@@ -106,28 +113,28 @@ class ToyEngine(Engine[ToyState]):
             if seat != state.leader:
                 return []
             return [
-                Choice(Action("call", ("high",)), "high", tr("call high: the highest card scores", "gọi cao")),
-                Choice(Action("call", ("low",)), "low", tr("call low: the lowest card scores", "gọi thấp")),
+                Choice(Action("call", ("high",)), "high", fixed_pair("call high: the highest card scores", "gọi cao")),
+                Choice(Action("call", ("low",)), "low", fixed_pair("call low: the lowest card scores", "gọi thấp")),
             ]
         return [
-            Choice(Action("play", (c,)), f"play {c}", tr(f"play your {c}", f"đánh lá {c}"))
+            Choice(Action("play", (c,)), f"play {c}", fixed_pair(f"play your {c}", f"đánh lá {c}"))
             for c in sorted(state.hands[seat], key=int)
         ]
 
     def parse(self, state: ToyState, seat: Seat, text: str) -> Action:
         words = re.sub(r"[^\w ]", " ", strip_fillers(text).lower()).split()
         if not words:
-            raise InvalidCommand(tr("Empty command: write e.g. `high` or `play 7`.", "Lệnh trống."))
+            raise InvalidCommand(fixed_pair("Empty command: write e.g. `high` or `play 7`.", "Lệnh trống."))
         if len(words) == 1 and words[0] in ("high", "cao", "low", "thấp", "thap"):
             action = Action("call", ("high" if words[0] in ("high", "cao") else "low",))
         elif words[0] in ("play", "đánh", "danh") and len(words) == 2 and words[1].isdigit():
             action = Action("play", (str(int(words[1])),))
         else:
-            raise InvalidCommand(tr(f"Cannot read {text!r}: write `high`, `low` or `play N`.", f"Không hiểu {text!r}."),
+            raise InvalidCommand(fixed_pair(f"Cannot read {text!r}: write `high`, `low` or `play N`.", f"Không hiểu {text!r}."),
                                  [c.command for c in self.legal_actions(state, seat)])
         legal = {c.action for c in self.legal_actions(state, seat)}
         if action not in legal:
-            raise IllegalCommand(tr(f"{self.format(state, action)!r} is not possible now.", "Không được lúc này."),
+            raise IllegalCommand(fixed_pair(f"{self.format(state, action)!r} is not possible now.", "Không được lúc này."),
                                  [c.command for c in self.legal_actions(state, seat)])
         return action
 
@@ -143,13 +150,13 @@ class ToyEngine(Engine[ToyState]):
         if action.kind == "call":
             s.call = str(action.args[0])
             s.step_version = s.version
-            return s, [Event(tr(f"{name} calls {s.call}.", f"{name} gọi {s.call}."))]
+            return s, [Event(fixed_pair(f"{name} calls {s.call}.", f"{name} gọi {s.call}."))]
         card = str(action.args[0])
         events = []
         if str(seat) not in s.chosen:
-            events.append(Event(tr(f"{name} has chosen a card.", f"{name} đã chọn bài.")))
+            events.append(Event(fixed_pair(f"{name} has chosen a card.", f"{name} đã chọn bài.")))
         s.chosen[str(seat)] = card
-        events.append(Event(tr(f"You chose your {card}.", f"Bạn chọn lá {card}."), frozenset({seat})))
+        events.append(Event(fixed_pair(f"You chose your {card}.", f"Bạn chọn lá {card}."), frozenset({seat})))
         if len(s.chosen) < len(s.players):
             return s, events
         played = {int(k): v for k, v in s.chosen.items()}
@@ -159,7 +166,7 @@ class ToyEngine(Engine[ToyState]):
         winner = pick(played, key=lambda p: int(played[p]))
         s.scores[winner] += 1
         shown = ", ".join(f"{s.players[p]} {c}" for p, c in sorted(played.items()))
-        events.append(Event(tr(f"Cards: {shown}. {s.players[winner]} scores.",
+        events.append(Event(fixed_pair(f"Cards: {shown}. {s.players[winner]} scores.",
                                f"Bài: {shown}. {s.players[winner]} ghi điểm.")))
         s.chosen = {}
         s.call = None
@@ -201,8 +208,8 @@ class ToyEngine(Engine[ToyState]):
         best = max(state.scores)
         winners = frozenset(i for i, s in enumerate(state.scores) if s == best)
         if len(winners) > 1:
-            return Outcome(frozenset(), True, tr("tied on points", "hòa điểm"))
-        return Outcome(winners, False, tr(f"most points ({best})", f"nhiều điểm nhất ({best})"))
+            return Outcome(frozenset(), True, fixed_pair("tied on points", "hòa điểm"))
+        return Outcome(winners, False, fixed_pair(f"most points ({best})", f"nhiều điểm nhất ({best})"))
 
     def bots(self) -> Mapping[str, Bot[ToyState]]:
         return {"random": RandomBot(), "heuristic": HighCardBot()}

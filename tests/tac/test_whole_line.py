@@ -8,7 +8,7 @@ import pytest
 
 from engines.contract import Action, CommandError, InvalidCommand
 from engines.tac import commands as notation
-from engines.tac.content import CARD_WORDS, fold
+from engines.tac.content import fold
 from engines.tac.setup import position
 from engines.wording import LEADING, TRAILING
 from tests.conformance import PROSE
@@ -79,8 +79,8 @@ def test_whole_line_commands_only_nha_is_home_not_a_filler() -> None:
 def test_whole_line_commands_only_random_prose_with_command_words() -> None:
     """Seeded: prose words (English, Vietnamese) mixed with TAC words, marbles and numbers never
     parse; each legal command, with fillers around, still does."""
-    vocab = {w for words in (notation.GIVE_WORDS, notation.DISCARD_WORDS, notation.SKIP_WORDS, notation.START_WORDS,
-                             notation.BACK_WORDS, notation.HOME_WORDS, notation.RING_WORDS, notation.FILLER, CARD_WORDS)
+    known = notation.vocabulary()  # the built-in words plus every catalog's command words and card names
+    vocab = {w for words in (*known.verbs.values(), notation.HOME_WORDS, notation.RING_WORDS, notation.FILLER, known.cards)
              for phrase in words for w in phrase.split()}
     vocab |= {fold(w) for f in (*LEADING, *TRAILING) for w in f.split()}
     assert not [p for p in PROSE if set(fold(p).split()) & vocab], "a prose word is a command word"
