@@ -21,7 +21,15 @@ from engines.rng import Rng
 from engines.tagteam.content import Content
 from engines.tagteam.fight import CancelNote, Resolver, Step, TurnReport, Undone
 from engines.tagteam.state import FighterState, TTState
-from engines.tagteam.words import as_sentence, instant_text, join_texts, special_name, step_text, token_name
+from engines.tagteam.words import (
+    as_sentence,
+    instant_text,
+    join_texts,
+    side_name,
+    special_name,
+    step_text,
+    token_name,
+)
 
 DRAFT_MODES = ("standard", "competitive", "free", "random", "first_game")
 SIMULTANEOUS = ("draft1", "draft2", "free", "setup", "build")
@@ -196,17 +204,13 @@ def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
         else:
             label = card_label(content, cid)
             shown.append(tr("{player} reveals {label}", player=player, label=label))
-    moves = [
-        f"{fighter_name(content, f.id)} {before[t][i]}→{f.hp}"
-        for t, team in enumerate(s.teams) for i, f in enumerate(team) if before[t][i] != f.hp
-    ]
-    hp = "; ".join(moves) if moves else ""
     revealed = each_lang(join_texts, shown, ", ", "")
     steps = [step_lines(content, s, step) for step in report.steps if not is_revert(step)]
-    log = each_lang(join_texts, steps, "", "\n  ")  # each step on its own indented line
-    if hp:
-        return Event(tr("Round {round}, Turn {turn}: {revealed}.{log}\n  HP: {hp}.", round=s.round, turn=turn, revealed=revealed, log=log, hp=hp))
-    return Event(tr("Round {round}, Turn {turn}: {revealed}.{log}\n  No HP change.", round=s.round, turn=turn, revealed=revealed, log=log))
+    if not steps:
+        return Event(tr("Round {round}, Turn {turn}: {revealed}. Nothing changes.", round=s.round, turn=turn, revealed=revealed))
+    # the steps of a Turn as one paragraph under the reveal: each step a sentence, in order
+    log = each_lang(join_texts, steps, " ", "")
+    return Event(tr("Round {round}, Turn {turn}: {revealed}.\n  {log}", round=s.round, turn=turn, revealed=revealed, log=log))
 
 
 def is_revert(step: Step) -> bool:
@@ -243,7 +247,7 @@ def cancel_text(content: Content, s: TTState, note: CancelNote) -> Text:
         parts.append(tr("reverted {items}", items=items))
     if note.skipped:
         fid = s.teams[note.team][s.active[note.team]].id  # the cancelled card's fighter
-        skipped = each_lang(instant_text, content, fid, tuple(note.skipped))
+        skipped = instant_text(content, fid, tuple(note.skipped))
         parts.append(tr("skipped: {skipped}", skipped=skipped))
     done = each_lang(join_texts, parts, "; ", "")
     return tr("{owner}'s Cancel ignores {player}'s card: {done}", owner=owner, player=player, done=done)
@@ -256,17 +260,17 @@ def undone_text(content: Content, s: TTState, u: Undone) -> Text:
     fighter = content.fighters[f.id]
     name = fighter.name
     if u.what == "side":
-        was, now = fighter.side(u.was).name, fighter.side(str(u.now)).name
+        was, now = side_name(fighter.side(u.was)), side_name(fighter.side(str(u.now)))
         return tr("{name}'s flip to {was} (back on {now})", name=name, was=was, now=now)
     if u.what.startswith("token:"):
-        token = each_lang(token_name, content.tokens[u.what[6:]])
+        token = token_name(content.tokens[u.what[6:]])
         label = tr("{name} {token}", name=name, token=token)
     elif u.what == "hp":
         label = tr("{name} HP", name=name)
     elif u.what == "power":
         label = tr("{name} Power", name=name)
     elif u.what == "special":
-        special = each_lang(special_name, fighter)
+        special = special_name(fighter)
         label = tr("{name} {special}", name=name, special=special)
     else:
         raise KeyError(u.what)
@@ -337,7 +341,7 @@ def resolve_builds(content: Content, s: TTState) -> list[Event]:
             idx = fighter_index(s, seat, card.fighter)
             bonus.append((seat, idx, card.instant))
             s.bonuses[seat] = [fighter_name(content, card.fighter), *(a.source for a in card.instant)]
-            said = each_lang(instant_text, content, card.fighter, card.instant)
+            said = instant_text(content, card.fighter, card.instant)
             player, fighter = s.players[seat], fighter_name(content, card.fighter)
             events.append(Event(tr("Instant Bonus for {player}'s {fighter}: {said}.", player=player, fighter=fighter, said=said)))
     s.pending = [None, None]
