@@ -117,11 +117,13 @@ class TagTeamEngine(Engine[TTState]):
         replaced = s.pending[seat] is not None
         s.pending[seat] = action.to_json()
         said = commands.label(self.content, state, seat, action)
-        events.append(Event(tr("Your choice: {said}.", said=said), frozenset({seat})))
-        if not replaced:
-            events.append(Event(tr("{name} has chosen.", name=name)))
-        if all(p is not None for p in s.pending):
+        last = all(p is not None for p in s.pending)
+        if not (last and s.phase == "build"):  # a Build resolved at once says "You added ..." itself
+            events.append(Event(tr("Your choice: {said}.", said=said), frozenset({seat})))
+        if last:  # the last choice: what resolves says what both chose
             events += RESOLVE[s.phase](self.content, s)
+        elif not replaced:
+            events.append(Event(tr("{name} has chosen.", name=name)))
         return s, events
 
     # -- views --------------------------------------------------------------------

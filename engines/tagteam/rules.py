@@ -208,9 +208,9 @@ def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
     steps = [step_lines(content, s, step) for step in report.steps if not is_revert(step)]
     if not steps:
         return Event(tr("Round {round}, Turn {turn}: {revealed}. Nothing changes.", round=s.round, turn=turn, revealed=revealed))
-    # the steps of a Turn as one paragraph under the reveal: each step a sentence, in order
+    # a Turn is one paragraph: the reveal, then each step as a sentence, in order
     log = each_lang(join_texts, steps, " ", "")
-    return Event(tr("Round {round}, Turn {turn}: {revealed}.\n  {log}", round=s.round, turn=turn, revealed=revealed, log=log))
+    return Event(tr("Round {round}, Turn {turn}: {revealed}. {log}", round=s.round, turn=turn, revealed=revealed, log=log))
 
 
 def is_revert(step: Step) -> bool:
@@ -335,7 +335,8 @@ def resolve_builds(content: Content, s: TTState) -> list[Event]:
         s.build[seat] += [drawn[first - 1], drawn[second - 1]]
         s.draw[seat] = []
         events.append(Event(tr("You added {card_label} at position {value} of {n}; bottom of your Build Deck: {card_label2}, then {card_label3}.", card_label=card_label(content, cid), value=pos + 1, n=len(s.fight[seat]), card_label2=card_label(content, drawn[first - 1]), card_label3=card_label(content, drawn[second - 1])), frozenset({seat})))
-        events.append(Event(tr("{players} added a card: Fight Deck now {n} cards.", players=s.players[seat], n=len(s.fight[seat]))))
+        events.append(Event(tr("{players} added a card: Fight Deck now {n} cards.", players=s.players[seat], n=len(s.fight[seat])),
+                            frozenset({1 - seat})))  # the other player's twin of the line above
         card = content.cards[cid]
         if card.instant:
             idx = fighter_index(s, seat, card.fighter)

@@ -235,16 +235,16 @@ def _hand(content: Content, hand: list[Mapping[str, Any]], lang: str) -> list[st
         track = _track(content, {"id": fighter.id, "track": {str(k): list(v) for k, v in
                                                                sorted(side.icons.items(), reverse=True)}}, lang)
         special = (f", {words.special_name(fighter)[lang]} 0/{fighter.special_max}" if fighter.special_max else "")
+        # the flip rule and the tokens on the fighter's own line: a draft mail lists 4-6 fighters
+        more = [words.flip_text(content, fighter, side, lang)] if side.flip_when is not None else []
+        for t in fighter.tokens:
+            rule = f"{words.token_text(content, t, lang)} ({words.token_count_text(t, lang)})"
+            more.append(tr("Token {token}: {rule}", token=words.token_name(t), rule=rule)[lang])
         lines.append(f"  {fighter.name} ({fighter.id}): {_t('power', lang)} {fighter.base_power}{special} "
-                     f"[{start}; {track}]")
-        if side.flip_when is not None:
-            lines.append(f"    {words.flip_text(content, fighter, side, lang)}")
+                     f"[{start}; {track}]" + "".join(f" {m}" for m in more))
         for card in fighter.cards:
             star = "★ " if card.starting else ""
             lines.append(f"    {star}{card.name} ×{card.frequency}: {words.card_text(content, card, lang)}")
-        for t in fighter.tokens:
-            rule = f"{words.token_text(content, t, lang)} ({words.token_count_text(t, lang)})"
-            lines.append("    " + tr("Token {token}: {rule}", token=words.token_name(t), rule=rule)[lang])
     return lines
 
 
@@ -300,8 +300,9 @@ def render(content: Content, view: Mapping[str, Any], lang: str) -> str:
     if any(said):
         lines.append(f"{_t('bonus', lang)}: " + "; ".join(
             f"{names[t]}: {sentence(b)}" for t, b in enumerate(said) if b))
+    if view["phase"] in HELP and not (view["phase"] == "draft2" or (view["phase"] == "draft1" and view["draft"] != "competitive")):
+        lines.append(HELP[view["phase"]][lang])  # a one-fighter pick: the menu lists every command already
     if view["phase"] in HELP:
-        lines.append(HELP[view["phase"]][lang])
         waiting = [names[i] for i, c in enumerate(view["chosen"]) if not c and i != view.get("you")]
         if waiting:
             lines.append(f"({_t('waiting', lang)}: {', '.join(waiting)})")

@@ -26,10 +26,8 @@ def content() -> Content:
 
 
 def step_lines(text: str) -> list[str]:
-    """The steps of a turn event: the sentences of the paragraph under the reveal line."""
-    if "\n" not in text:
-        return []
-    return [part for part in re.split(r"(?<=\.) ", text.split("\n", 1)[1].strip()) if part]
+    """The steps of a turn event: the sentences after the reveal."""
+    return [part for part in re.split(r"(?<=\.) ", text.strip()) if part][1:]
 
 
 def test_TT_29_TT_56_TT_60_hit_rage_flip_and_heal_show_each_step_in_order(content: Content) -> None:
