@@ -118,7 +118,7 @@ class TagTeamEngine(Engine[TTState]):
         s.pending[seat] = action.to_json()
         said = commands.label(self.content, state, seat, action)
         last = all(p is not None for p in s.pending)
-        if not (last and s.phase == "build"):  # a Build resolved at once says "You added ..." itself
+        if not last:  # a step resolved at once says what each chose (picks, Turn log, "You added ...")
             events.append(Event(tr("Your choice: {said}.", said=said), frozenset({seat})))
         if last:  # the last choice: what resolves says what both chose
             events += RESOLVE[s.phase](self.content, s)

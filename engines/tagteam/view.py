@@ -224,7 +224,7 @@ def _fighter_line(content: Content, seat_name: str, f: Mapping[str, Any], lang: 
 
 def _hand(content: Content, hand: list[Mapping[str, Any]], lang: str) -> list[str]:
     """The fighters a drafting player may choose, each with its board and its cards."""
-    lines = [f"{_t('hand', lang)}:"]
+    lines: list[str] = []  # under the heading, which says "Fighters you may choose"
     for h in hand:
         fighter = content.fighters.get(str(h["id"]))
         if fighter is None:
@@ -263,7 +263,8 @@ def _seen(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def render(content: Content, view: Mapping[str, Any], lang: str) -> str:
     names = view["players"]
-    lines = [_heading(view["round"], view["phase"], lang)]
+    heading = _heading(view["round"], view["phase"], lang)
+    lines = [f"{heading} — {_t('hand', lang)}:" if view["hand"] else heading]
     if view["result"]:
         reason = text_of(view["result"]["reason"], lang)
         winners = ", ".join(names[w] for w in view["result"]["winners"]) or tr("draw")[lang]
