@@ -13,7 +13,7 @@ change only that part of the seat's current secret choice.
 A line is a command only when the WHOLE line is one: polite fillers at either end go first
 (``engines.wording.strip_fillers``: "add 2 top please", "chọn joan nhé"), then every word left
 must be a keyword, a number in its place, a fighter or drawn-card name, or one of the few
-connecting words in ``FILLER`` ("add 2 at the top, then bottom 3 and 1"). Numbers are never
+connecting words of ``FILLERS`` ("add 2 at the top, then bottom 3 and 1"). Numbers are never
 picked out of a sentence: "2 kids, 1 dog" is not ``order 2 1``.
 """
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
@@ -59,32 +60,76 @@ SYNONYMS: dict[str, Text] = {
 }
 
 
-def keywords() -> dict[str, str]:
-    """Every word that names a keyword, in every language served (normalised as ``parse`` reads)."""
-    return _keywords(str(i18n.locale_dir()), i18n.languages())
+#: Connecting words a command may hold ("add 2 at the top, then bottom 3 and 1"), per language.
+FILLERS = trc("command fillers", "the card at then and fighter of deck")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words ``parse`` reads, from every catalog: ``keywords`` (word -> keyword; a command
+    word of several words, such as ``thứ tự``, joined into one), the ``phrases`` to join, and
+    the connecting ``fillers`` it skips."""
+
+    keywords: dict[str, str]
+    phrases: tuple[tuple[str, ...], ...]
+    fillers: frozenset[str]
+
+
+def vocabulary() -> Vocabulary:
+    return _vocabulary(str(i18n.locale_dir()), i18n.languages())
 
 
 @functools.cache
-def _keywords(folder: str, langs: tuple[str, ...]) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _vocabulary(folder: str, langs: tuple[str, ...]) -> Vocabulary:
+    table: dict[str, str] = {}
+    phrases: set[tuple[str, ...]] = set()
     for key in COMMAND:
         for lang in langs:
-            for word in [COMMAND[key].get(lang), *SYNONYMS[key].get(lang).split()]:
-                for w in normalize(word).split():
-                    out.setdefault(w, key)
-    return out
+            shown = normalize(COMMAND[key].get(lang)).split()
+            if len(shown) > 1:
+                phrases.add(tuple(shown))
+            table.setdefault("".join(shown), key)
+            for w in normalize(SYNONYMS[key].get(lang)).split():
+                table.setdefault(w, key)
+    fillers = frozenset(w for lang in langs for w in normalize(FILLERS.get(lang)).split()) - set(table)
+    return Vocabulary(table, tuple(sorted(phrases, key=len, reverse=True)), fillers)
 
 
-FILLER = {"the", "card", "at", "then", "and", "fighter", "o", "vi", "tri", "va", "roi", "la", "cung", "of", "deck"}
+def keywords() -> dict[str, str]:
+    """Every word that names a keyword, in every language served (normalised as ``parse`` reads)."""
+    return vocabulary().keywords
+
+
+def fillers() -> frozenset[str]:
+    return vocabulary().fillers
+
+
+def read_words(text: str) -> list[str]:
+    """A line as ``parse`` reads it: polite fillers off, normalised, command phrases joined
+    (``thu tu`` -> ``thutu``), connecting words left out."""
+    words = normalize(strip_fillers(text)).split()
+    vocab = vocabulary()
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for phrase in vocab.phrases:
+            if tuple(words[i:i + len(phrase)]) == phrase:
+                out.append("".join(phrase))
+                i += len(phrase)
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return [w for w in out if w not in vocab.fillers]
 
 
 def normalize(text: str) -> str:
-    """Lower case, Vietnamese diacritics removed (``thứ tự`` → ``thu tu``), punctuation to spaces."""
+    """Lower case, diacritics removed (``thứ tự`` → ``thu tu``), punctuation to spaces."""
     text = text.lower().replace("đ", "d").replace("ð", "d")
     text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn")
     text = re.sub(r"[_\-'’]", " ", text)
     text = re.sub(r"[^a-z0-9 ]", " ", text)
-    return " ".join(text.replace("thu tu", "thutu").split())
+    return " ".join(text.split())
 
 
 # ---------------------------------------------------------------------------
@@ -234,7 +279,7 @@ def fighter_refs(content: Content, words: list[str]) -> list[str]:
 
 
 def parse(content: Content, s: TTState, seat: int, text: str) -> Action:
-    words = [w for w in normalize(strip_fillers(text)).split() if w not in FILLER]
+    words = read_words(text)
     if not words:
         raise _invalid(content, s, seat, tr("Empty command. Write one of the examples, or a menu number."))
     if s.phase == "over":
@@ -320,7 +365,7 @@ def parse_order(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
 def _has_words(name: str, words: list[str]) -> bool:
     """Are ``words`` whole consecutive words of the card name (its connecting words left out)?
     ``terror seas`` names "Terror of the Seas"; ``err`` names nothing."""
-    have = [w for w in name.split() if w not in FILLER]
+    have = [w for w in name.split() if w not in fillers()]
     return any(have[i:i + len(words)] == words for i in range(len(have) - len(words) + 1))
 
 

@@ -114,7 +114,11 @@ msgstr "ajouter"
 
 msgctxt "command"
 msgid "top"
-msgstr "dessus"
+msgstr "en haut"
+
+msgctxt "command fillers"
+msgid "the card at then and fighter of deck"
+msgstr "la carte puis et"
 
 msgctxt "command"
 msgid "bottom"
@@ -173,6 +177,8 @@ def test_a_third_language_gets_tag_team_words_and_commands(with_french: Path) ->
     badge = ENGINE.content.cards["reeves.badge"]
     assert words.card_text(ENGINE.content, badge, "fr").startswith("Donnez le jeton Shérif à votre adversaire, then ")
     assert commands.keywords()["ajouter"] == "add"  # every language's words parse
+    assert any(" en haut," in c for c in shown)  # a command word of two words reads as one
+    assert ENGINE.parse(state, 0, "ajouter la carte 2 en haut puis dessous 3 1").kind == "add"  # type: ignore[arg-type]
     assert commands.keywords()["them"] == "add"
 
 

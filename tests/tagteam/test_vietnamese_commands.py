@@ -39,7 +39,7 @@ def test_vietnamese_words_are_command_keywords() -> None:
     for key, word in COMMAND.items():
         shown = normalize(word.get("vi"))
         assert shown != key, f"{key!r} has no Vietnamese word in the catalog"
-        assert table[shown] == key
+        assert table[shown.replace(" ", "")] == key  # a word of two (thứ tự) is read as one
 
 
 def test_vietnamese_menu_and_choice_are_in_vietnamese() -> None:
