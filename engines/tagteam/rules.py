@@ -177,21 +177,21 @@ def run_fight(content: Content, s: TTState) -> list[Event]:
                 s.active[t] = fighter_index(s, t, card.fighter)  # TT-33, TT-37
                 if (k or s.round > 1) and s.active[t] != was:
                     tags.append(Step("tag", (t, s.active[t])))
-        before = [[f.hp for f in team] for team in s.teams]
         report = Resolver(content, s.teams, s.active, cards, record=True).run_turn()
         after = [[f.hp for f in team] for team in s.teams]
         report.steps[:0] = tags
         report.steps += [Step("ko", (t, i)) for t in (0, 1) for i in (0, 1) if after[t][i] == 0]
         s.last_fight.append([cids[0], cids[1], list(s.active), after, list(report.cancelled)])
-        events.append(turn_event(content, s, k + 1, cids, before, report))
+        events.append(turn_event(content, s, k + 1, cids, report))
         if check_ko(content, s):
             events.append(end_event(s))
             return events
     return events
 
 
-def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
-               before: list[list[int]], report: TurnReport) -> Event:
+def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None], report: TurnReport) -> Event:
+    """One Turn as one paragraph: who revealed what, then each step in order (the HP each step
+    moved is in its own sentence, so no summary line repeats it)."""
     shown: list[Text] = []
     for t in (0, 1):
         cid = cids[t]
