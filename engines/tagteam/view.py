@@ -206,15 +206,15 @@ def _fighter_line(content: Content, seat_name: str, f: Mapping[str, Any], lang: 
     for k, n in f["tokens"].items():
         token = words.token_name(content.tokens[k])[lang] if k in content.tokens else k
         extra += ", " + tr("{n}× {token}", n=n, token=token)[lang]
-    side = ""
     board = None
-    if fighter is not None:
-        board = fighter.side(str(f["side"])) if f["side"] in {x.id for x in fighter.sides} else None
-        if board is not None and board.name != fighter.name:
-            side = f" ({words.side_name(board)[lang]})"
+    if fighter is not None and f["side"] in {x.id for x in fighter.sides}:
+        board = fighter.side(str(f["side"]))
     track = _track(content, f, lang)
-    shown = f"{f['name']}{side}"
-    head = tr("{fighter} ({player})", fighter=shown, player=seat_name)[lang]
+    if fighter is not None and board is not None and board.name != fighter.name:  # a flipped board
+        head = tr("{fighter} on the {side} side ({player})", fighter=f["name"], side=words.side_name(board),
+                  player=seat_name)[lang]
+    else:
+        head = tr("{fighter} ({player})", fighter=f["name"], player=seat_name)[lang]
     lines = [f"  {head}: {_t('hp', lang)} {f['hp']}/{f['max']}, {_t('power', lang)} {f['power']}{extra}"
              + (f" [{track}]" if track else "")]
     if fighter is not None and board is not None and board.flip_when is not None:
