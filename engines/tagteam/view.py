@@ -242,9 +242,10 @@ def _hand(content: Content, hand: list[Mapping[str, Any]], lang: str) -> list[st
             more.append(tr("Token {token}: {rule}", token=words.token_name(t), rule=rule)[lang])
         lines.append(f"  {fighter.name} ({fighter.id}): {_t('power', lang)} {fighter.base_power}{special} "
                      f"[{start}; {track}]" + "".join(f" {m}" for m in more))
-        for card in fighter.cards:
-            star = "★ " if card.starting else ""
-            lines.append(f"    {star}{card.name} ×{card.frequency}: {words.card_text(content, card, lang)}")
+        # the fighter's cards grouped on one line (a draft mail lists up to 6 fighters of 6 cards)
+        cards = [f"{'★ ' if card.starting else ''}{card.name} ×{card.frequency}: {words.card_text(content, card, lang)}"
+                 for card in fighter.cards]
+        lines.append("    " + " · ".join(cards))
     return lines
 
 

@@ -195,3 +195,16 @@ def test_every_turn_mail_of_the_demo_game_fits_two_phone_screens(tmp_path: Path)
     assert set(result.turn_lines) == {"en", "vi"}
     for lang, lines in result.turn_lines.items():
         assert max(lines) <= 60, (lang, lines)
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_first_and_turn_mails_of_seeded_games_fit_two_phone_screens(lang: str) -> None:
+    """The first mail (the draft: up to 6 fighters and their cards) and every turn mail of a few
+    seeded bot games, rendered by the service's templates: at most 60 lines."""
+    from service.outbound.render import Renderer
+    from tests.i18n.mails import game_mails
+
+    renderer = Renderer()
+    sizes = [len(m.text.splitlines()) for seed in (1, 2, 7) for m in game_mails("tagteam", 2, seed, lang, renderer)
+             if m.purpose in ("started", "turn")]
+    assert len(sizes) > 20 and max(sizes) <= 60, max(sizes)
