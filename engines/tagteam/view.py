@@ -243,7 +243,7 @@ def _hand(content: Content, hand: list[Mapping[str, Any]], lang: str) -> list[st
         lines.append(f"  {fighter.name} ({fighter.id}): {_t('power', lang)} {fighter.base_power}{special} "
                      f"[{start}; {track}]" + "".join(f" {m}" for m in more))
         # the fighter's cards grouped on one line (a draft mail lists up to 6 fighters of 6 cards)
-        cards = [f"{'★ ' if card.starting else ''}{card.name} ×{card.frequency}: {words.card_text(content, card, lang)}"
+        cards = [f"{'★ ' if card.starting else ''}«{card.name}» ×{card.frequency}: {words.card_text(content, card, lang)}"
                  for card in fighter.cards]
         lines.append("    " + " · ".join(cards))
     return lines
