@@ -13,44 +13,123 @@ change only that part of the seat's current secret choice.
 A line is a command only when the WHOLE line is one: polite fillers at either end go first
 (``engines.wording.strip_fillers``: "add 2 top please", "chọn joan nhé"), then every word left
 must be a keyword, a number in its place, a fighter or drawn-card name, or one of the few
-connecting words in ``FILLER`` ("add 2 at the top, then bottom 3 and 1"). Numbers are never
+connecting words of ``FILLERS`` ("add 2 at the top, then bottom 3 and 1"). Numbers are never
 picked out of a sentence: "2 kids, 1 dog" is not ``order 2 1``.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
-from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text, tr
+from engines import i18n
+from engines.contract import Action, AmbiguousCommand, Choice, IllegalCommand, InvalidCommand, Text, tr, trc
 from engines.i18n import each_lang
 from engines.tagteam.content import Content
 from engines.tagteam.state import TTState
 from engines.wording import strip_fillers
 
-WORDS = {
-    "pick": ("pick", "choose", "take", "chon", "lay", "team", "doi"),
-    "discard": ("discard", "drop", "bo", "loai"),
-    "order": ("order", "thutu", "xep", "sap"),
-    "add": ("add", "put", "insert", "them", "dat"),
-    "top": ("top", "first", "tren", "dau"),
-    "bottom": ("bottom", "last", "end", "duoi", "cuoi", "day", "rest"),
-    "after": ("after", "below", "under", "sau"),
-    "before": ("before", "above", "over", "truoc"),
+#: The keywords and the words each language writes for them. The word a menu shows is the
+#: catalog's translation of the English keyword (msgctxt ``command``), more words a player may
+#: write are the translation of its ``command synonyms`` entry (space-separated; words that
+#: differ only in diacritics need not be listed twice). Every language's words parse, whatever
+#: the reader's language, so a third language adds its own command words in its ``.po`` alone.
+COMMAND: dict[str, Text] = {
+    "pick": trc("command", "pick"),
+    "discard": trc("command", "discard"),
+    "order": trc("command", "order"),
+    "add": trc("command", "add"),
+    "top": trc("command", "top"),
+    "bottom": trc("command", "bottom"),
+    "after": trc("command", "after"),
+    "before": trc("command", "before"),
 }
-KEYWORD = {w: k for k, ws in WORDS.items() for w in ws}
-FILLER = {"the", "card", "at", "then", "and", "fighter", "o", "vi", "tri", "va", "roi", "la", "cung", "of", "deck"}
+SYNONYMS: dict[str, Text] = {
+    "pick": trc("command synonyms", "pick choose take team"),
+    "discard": trc("command synonyms", "discard drop"),
+    "order": trc("command synonyms", "order"),
+    "add": trc("command synonyms", "add put insert"),
+    "top": trc("command synonyms", "top first"),
+    "bottom": trc("command synonyms", "bottom last end rest"),
+    "after": trc("command synonyms", "after below under"),
+    "before": trc("command synonyms", "before above over"),
+}
+
+
+#: Connecting words a command may hold ("add 2 at the top, then bottom 3 and 1"), per language.
+FILLERS = trc("command fillers", "the card at then and fighter of deck")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words ``parse`` reads, from every catalog: ``keywords`` (word -> keyword; a command
+    word of several words, such as ``thứ tự``, joined into one), the ``phrases`` to join, and
+    the connecting ``fillers`` it skips."""
+
+    keywords: dict[str, str]
+    phrases: tuple[tuple[str, ...], ...]
+    fillers: frozenset[str]
+
+
+def vocabulary() -> Vocabulary:
+    return _vocabulary(str(i18n.locale_dir()), i18n.languages())
+
+
+@functools.cache
+def _vocabulary(folder: str, langs: tuple[str, ...]) -> Vocabulary:
+    table: dict[str, str] = {}
+    phrases: set[tuple[str, ...]] = set()
+    for key in COMMAND:
+        for lang in langs:
+            shown = normalize(COMMAND[key].get(lang)).split()
+            if len(shown) > 1:
+                phrases.add(tuple(shown))
+            table.setdefault("".join(shown), key)
+            for w in normalize(SYNONYMS[key].get(lang)).split():
+                table.setdefault(w, key)
+    fillers = frozenset(w for lang in langs for w in normalize(FILLERS.get(lang)).split()) - set(table)
+    return Vocabulary(table, tuple(sorted(phrases, key=len, reverse=True)), fillers)
+
+
+def keywords() -> dict[str, str]:
+    """Every word that names a keyword, in every language served (normalised as ``parse`` reads)."""
+    return vocabulary().keywords
+
+
+def fillers() -> frozenset[str]:
+    return vocabulary().fillers
+
+
+def read_words(text: str) -> list[str]:
+    """A line as ``parse`` reads it: polite fillers off, normalised, command phrases joined
+    (``thu tu`` -> ``thutu``), connecting words left out."""
+    words = normalize(strip_fillers(text)).split()
+    vocab = vocabulary()
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for phrase in vocab.phrases:
+            if tuple(words[i:i + len(phrase)]) == phrase:
+                out.append("".join(phrase))
+                i += len(phrase)
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return [w for w in out if w not in vocab.fillers]
 
 
 def normalize(text: str) -> str:
-    """Lower case, Vietnamese diacritics removed (``thứ tự`` → ``thu tu``), punctuation to spaces."""
+    """Lower case, diacritics removed (``thứ tự`` → ``thu tu``), punctuation to spaces."""
     text = text.lower().replace("đ", "d").replace("ð", "d")
     text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn")
     text = re.sub(r"[_\-'’]", " ", text)
     text = re.sub(r"[^a-z0-9 ]", " ", text)
-    return " ".join(text.replace("thu tu", "thutu").split())
+    return " ".join(text.split())
 
 
 # ---------------------------------------------------------------------------
@@ -86,9 +165,10 @@ def default_bottom(pick: int) -> tuple[int, int]:
 
 
 def build_menu(content: Content, s: TTState, seat: int) -> list[Action]:
-    """About a dozen common builds: each drawn card on top, at the bottom, and after card 1."""
+    """The common builds: each drawn card on top or at the bottom (the mail's help line says how
+    to write any other place; ``more`` lists every build). Short, so the turn mail stays short."""
     n = len(s.fight[seat])
-    positions = sorted({0, n, *([1] if n >= 2 else []), *([n // 2] if n >= 4 else [])})
+    positions = sorted({0, n})
     return [Action("add", (pick, pos, *default_bottom(pick))) for pick in (1, 2, 3) for pos in positions]
 
 
@@ -96,16 +176,14 @@ def build_menu(content: Content, s: TTState, seat: int) -> list[Action]:
 # format and labels
 
 
-#: The Vietnamese command words ``format_action(..., "vi")`` writes (each is in ``WORDS``).
-VI_WORDS = {"pick": "chọn", "discard": "loại", "order": "thứ tự", "add": "thêm", "top": "trên", "bottom": "dưới",
-            "after": "sau"}
 
 
 def format_action(action: Action, lang: str = "en") -> str:
     """Canonical text; positions are ``top`` or ``after N`` so the text never depends on a deck size.
 
-    ``lang`` "vi" writes the Vietnamese command words (``thêm 2 trên, dưới 3 1``); both parse back."""
-    w = VI_WORDS if lang == "vi" else {k: k for k in VI_WORDS}
+    ``lang`` picks the command words from that language's catalog (``thêm 2 trên, dưới 3 1`` in
+    Vietnamese); every language's words parse back."""
+    w = {k: word.get(lang) for k, word in COMMAND.items()}
     a = action.args
     if action.kind == "pick":
         return f"{w['pick']} {a[0]}"
@@ -155,8 +233,16 @@ def label(content: Content, s: TTState, seat: int, action: Action) -> Text:
     return tr("add {name} after card {pos} of your Fight Deck; bottom: {rest}", name=card.name, pos=pos, rest=rest)
 
 
+class WordedChoice(Choice):
+    """A menu entry whose command is written with the reader's command words (any language
+    with a catalog), not only English or Vietnamese."""
+
+    def command_in(self, lang: str) -> str:
+        return format_action(self.action, lang)
+
+
 def choices(content: Content, s: TTState, seat: int, actions: list[Action]) -> list[Choice]:
-    return [Choice(a, format_action(a), label(content, s, seat, a), format_action(a, "vi")) for a in actions]
+    return [WordedChoice(a, format_action(a), label(content, s, seat, a), format_action(a, "vi")) for a in actions]
 
 
 # ---------------------------------------------------------------------------
@@ -193,7 +279,7 @@ def fighter_refs(content: Content, words: list[str]) -> list[str]:
 
 
 def parse(content: Content, s: TTState, seat: int, text: str) -> Action:
-    words = [w for w in normalize(strip_fillers(text)).split() if w not in FILLER]
+    words = read_words(text)
     if not words:
         raise _invalid(content, s, seat, tr("Empty command. Write one of the examples, or a menu number."))
     if s.phase == "over":
@@ -215,7 +301,7 @@ def _split(words: list[str], keys: tuple[str, ...]) -> dict[str, list[str]]:
     parts: dict[str, list[str]] = {}
     current = ""
     for w in words:
-        k = KEYWORD.get(w)
+        k = keywords().get(w)
         if k in keys:
             current = k
             parts.setdefault(current, [])
@@ -254,7 +340,7 @@ def parse_order(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
     """``order 2 1``, ``2 1``, ``order 21``, ``order 2`` (the other follows) or ``order wong bodvar``.
 
     Every word must be part of that: only numbers, or only fighter names of the own team."""
-    if words and KEYWORD.get(words[0]) == "order":
+    if words and keywords().get(words[0]) == "order":
         words = words[1:]
     team = [f.id for f in s.teams[seat]]
     nums: list[int] = []
@@ -279,7 +365,7 @@ def parse_order(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
 def _has_words(name: str, words: list[str]) -> bool:
     """Are ``words`` whole consecutive words of the card name (its connecting words left out)?
     ``terror seas`` names "Terror of the Seas"; ``err`` names nothing."""
-    have = [w for w in name.split() if w not in FILLER]
+    have = [w for w in name.split() if w not in fillers()]
     return any(have[i:i + len(words)] == words for i in range(len(have) - len(words) + 1))
 
 
@@ -308,17 +394,17 @@ def parse_build(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
     pos: int | None = None
     order: list[int] | None = None
     i = 0
-    if KEYWORD.get(words[0]) == "add" or words[0].isdigit() or KEYWORD.get(words[0]) is None:
-        if KEYWORD.get(words[0]) == "add":
+    if keywords().get(words[0]) == "add" or words[0].isdigit() or keywords().get(words[0]) is None:
+        if keywords().get(words[0]) == "add":
             i = 1
         j = i
-        while j < len(words) and KEYWORD.get(words[j]) not in ("top", "bottom", "after", "before"):
+        while j < len(words) and keywords().get(words[j]) not in ("top", "bottom", "after", "before"):
             j += 1
         if j > i:
             pick = _card_ref(content, s, seat, words[i:j])
         i = j
         if i < len(words):
-            k = KEYWORD.get(words[i])
+            k = keywords().get(words[i])
             if k == "top":
                 pos, i = 0, i + 1
             elif k == "bottom":
@@ -334,8 +420,8 @@ def parse_build(content: Content, s: TTState, seat: int, words: list[str]) -> Ac
                     raise IllegalCommand(tr("Your Fight Deck has cards 1 to {n}.", n=n), _examples(content, s, seat))
                 pos = ref if k == "after" else ref - 1
                 i += 2
-    if i < len(words) and KEYWORD.get(words[i]) in ("bottom", "discard"):  # `bottom 3 1`, `bỏ 3 1`
-        rest = [w for w in words[i + 1:] if KEYWORD.get(w) not in ("bottom", "discard")]
+    if i < len(words) and keywords().get(words[i]) in ("bottom", "discard"):  # `bottom 3 1`, `bỏ 3 1`
+        rest = [w for w in words[i + 1:] if keywords().get(w) not in ("bottom", "discard")]
         order = [int(w) for w in rest if w.isdigit()]
         if len(order) != len(rest) or not 1 <= len(order) <= 2:
             raise _invalid(content, s, seat, tr("After `bottom` write the numbers of the other 2 drawn cards, e.g. `bottom 3 1`."))

@@ -104,7 +104,6 @@ class Side:
     flip_when: Condition | None = None
     flip_to: str = ""
     on_flip: tuple[Act, ...] = ()
-    name_vi: str = ""  # the side's name in Vietnamese ("" = the same as ``name``)
 
     def has(self, space: int, icon: str) -> bool:
         return icon in self.icons.get(space, ())
@@ -131,7 +130,6 @@ class Side:
 class TokenKind:
     id: str
     name: str
-    name_vi: str
     count: int
     start: int  # how many start beside the owning fighter
     attack_taken: int = 0  # added to each Attack on the holder, per token held
@@ -153,7 +151,6 @@ class Fighter:
     aliases: tuple[str, ...]
     first_game: bool
     design: str
-    special_name_vi: str = ""  # the special track's name in Vietnamese ("" = the same as ``special_name``)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {s.id: s for s in self.sides})
@@ -327,7 +324,7 @@ def _side(table: Mapping[str, Any], where: str) -> Side:
     flip_when = parse_condition(table["flip_when"], w) if "flip_when" in table else None
     on_flip = tuple(parse_act(a, w) for a in table.get("on_flip", []))
     return Side(sid, _need(table, "name", str, w), max_hp, start, icons, flip_when,
-                str(table.get("flip_to", "")), on_flip, str(table.get("name_vi", "")))
+                str(table.get("flip_to", "")), on_flip)
 
 
 def load_fighter(data: Mapping[str, Any], where: str) -> Fighter:
@@ -341,7 +338,7 @@ def load_fighter(data: Mapping[str, Any], where: str) -> Fighter:
     special = dict(data.get("special", {}))
     tokens = tuple(
         TokenKind(
-            _need(t, "id", str, where), _need(t, "name", str, where), str(t.get("name_vi", t["name"])),
+            _need(t, "id", str, where), _need(t, "name", str, where),
             _need(t, "count", int, where), int(t.get("start", 0)), int(t.get("attack_taken", 0)),
             tuple(parse_act(a, f"{where} token {t['id']}") for a in t.get("upkeep", [])),
         )
@@ -365,7 +362,6 @@ def load_fighter(data: Mapping[str, Any], where: str) -> Fighter:
         str(special.get("name", "")), int(special.get("length", 0)), int(special.get("start", 0)),
         tokens, icon_effects, tuple(cards), tuple(data.get("aliases", [])),
         bool(data.get("first_game", False)), _need(data, "design", str, where),
-        str(special.get("name_vi", "")),
     )
 
 

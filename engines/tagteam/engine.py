@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engines.bots import RandomBot, bot_rng
@@ -93,7 +94,7 @@ class TagTeamEngine(Engine[TTState]):
             choices = commands.choices(self.content, state, seat, [suggestion, *common])
             first = choices[0]
             label = tr("{label} (suggested)", label=first.label)
-            return [Choice(first.action, first.command, label, first.command_vi), *choices[1:]]
+            return [replace(first, label=label), *choices[1:]]
         return self.legal_actions(state, seat)
 
     def parse(self, state: TTState, seat: Seat, text: str) -> Action:
@@ -116,11 +117,13 @@ class TagTeamEngine(Engine[TTState]):
         replaced = s.pending[seat] is not None
         s.pending[seat] = action.to_json()
         said = commands.label(self.content, state, seat, action)
-        events.append(Event(tr("Your choice: {said}.", said=said), frozenset({seat})))
-        if not replaced:
-            events.append(Event(tr("{name} has chosen.", name=name)))
-        if all(p is not None for p in s.pending):
+        last = all(p is not None for p in s.pending)
+        if not last:  # a step resolved at once says what each chose (picks, Turn log, "You added ...")
+            events.append(Event(tr("Your choice: {said}.", said=said), frozenset({seat})))
+        if last:  # the last choice: what resolves says what both chose
             events += RESOLVE[s.phase](self.content, s)
+        elif not replaced:
+            events.append(Event(tr("{name} has chosen.", name=name)))
         return s, events
 
     # -- views --------------------------------------------------------------------
@@ -129,7 +132,7 @@ class TagTeamEngine(Engine[TTState]):
         return views.build_view(self.content, state, seat)
 
     def render_view(self, view: Mapping[str, Any], lang: str) -> str:
-        return views.render(view, lang)
+        return views.render(self.content, view, lang)
 
     # -- time-outs and the end ---------------------------------------------------
 

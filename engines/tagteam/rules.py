@@ -21,7 +21,15 @@ from engines.rng import Rng
 from engines.tagteam.content import Content
 from engines.tagteam.fight import CancelNote, Resolver, Step, TurnReport, Undone
 from engines.tagteam.state import FighterState, TTState
-from engines.tagteam.words import as_sentence, instant_text, join_texts, special_name, step_text, token_name
+from engines.tagteam.words import (
+    as_sentence,
+    instant_text,
+    join_texts,
+    side_name,
+    special_name,
+    step_text,
+    token_name,
+)
 
 DRAFT_MODES = ("standard", "competitive", "free", "random", "first_game")
 SIMULTANEOUS = ("draft1", "draft2", "free", "setup", "build")
@@ -169,21 +177,21 @@ def run_fight(content: Content, s: TTState) -> list[Event]:
                 s.active[t] = fighter_index(s, t, card.fighter)  # TT-33, TT-37
                 if (k or s.round > 1) and s.active[t] != was:
                     tags.append(Step("tag", (t, s.active[t])))
-        before = [[f.hp for f in team] for team in s.teams]
         report = Resolver(content, s.teams, s.active, cards, record=True).run_turn()
         after = [[f.hp for f in team] for team in s.teams]
         report.steps[:0] = tags
         report.steps += [Step("ko", (t, i)) for t in (0, 1) for i in (0, 1) if after[t][i] == 0]
         s.last_fight.append([cids[0], cids[1], list(s.active), after, list(report.cancelled)])
-        events.append(turn_event(content, s, k + 1, cids, before, report))
+        events.append(turn_event(content, s, k + 1, cids, report))
         if check_ko(content, s):
             events.append(end_event(s))
             return events
     return events
 
 
-def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
-               before: list[list[int]], report: TurnReport) -> Event:
+def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None], report: TurnReport) -> Event:
+    """One Turn as one paragraph: who revealed what, then each step in order (the HP each step
+    moved is in its own sentence, so no summary line repeats it)."""
     shown: list[Text] = []
     for t in (0, 1):
         cid = cids[t]
@@ -196,17 +204,13 @@ def turn_event(content: Content, s: TTState, turn: int, cids: list[str | None],
         else:
             label = card_label(content, cid)
             shown.append(tr("{player} reveals {label}", player=player, label=label))
-    moves = [
-        f"{fighter_name(content, f.id)} {before[t][i]}→{f.hp}"
-        for t, team in enumerate(s.teams) for i, f in enumerate(team) if before[t][i] != f.hp
-    ]
-    hp = "; ".join(moves) if moves else ""
     revealed = each_lang(join_texts, shown, ", ", "")
     steps = [step_lines(content, s, step) for step in report.steps if not is_revert(step)]
-    log = each_lang(join_texts, steps, "", "\n  ")  # each step on its own indented line
-    if hp:
-        return Event(tr("Round {round}, Turn {turn}: {revealed}.{log}\n  HP: {hp}.", round=s.round, turn=turn, revealed=revealed, log=log, hp=hp))
-    return Event(tr("Round {round}, Turn {turn}: {revealed}.{log}\n  No HP change.", round=s.round, turn=turn, revealed=revealed, log=log))
+    if not steps:
+        return Event(tr("Round {round}, Turn {turn}: {revealed}. Nothing changes.", round=s.round, turn=turn, revealed=revealed))
+    # a Turn is one paragraph: the reveal, then each step as a sentence, in order
+    log = each_lang(join_texts, steps, " ", "")
+    return Event(tr("Round {round}, Turn {turn}: {revealed}. {log}", round=s.round, turn=turn, revealed=revealed, log=log))
 
 
 def is_revert(step: Step) -> bool:
@@ -243,7 +247,7 @@ def cancel_text(content: Content, s: TTState, note: CancelNote) -> Text:
         parts.append(tr("reverted {items}", items=items))
     if note.skipped:
         fid = s.teams[note.team][s.active[note.team]].id  # the cancelled card's fighter
-        skipped = each_lang(instant_text, content, fid, tuple(note.skipped))
+        skipped = instant_text(content, fid, tuple(note.skipped))
         parts.append(tr("skipped: {skipped}", skipped=skipped))
     done = each_lang(join_texts, parts, "; ", "")
     return tr("{owner}'s Cancel ignores {player}'s card: {done}", owner=owner, player=player, done=done)
@@ -256,17 +260,17 @@ def undone_text(content: Content, s: TTState, u: Undone) -> Text:
     fighter = content.fighters[f.id]
     name = fighter.name
     if u.what == "side":
-        was, now = fighter.side(u.was).name, fighter.side(str(u.now)).name
+        was, now = side_name(fighter.side(u.was)), side_name(fighter.side(str(u.now)))
         return tr("{name}'s flip to {was} (back on {now})", name=name, was=was, now=now)
     if u.what.startswith("token:"):
-        token = each_lang(token_name, content.tokens[u.what[6:]])
+        token = token_name(content.tokens[u.what[6:]])
         label = tr("{name} {token}", name=name, token=token)
     elif u.what == "hp":
         label = tr("{name} HP", name=name)
     elif u.what == "power":
         label = tr("{name} Power", name=name)
     elif u.what == "special":
-        special = each_lang(special_name, fighter)
+        special = special_name(fighter)
         label = tr("{name} {special}", name=name, special=special)
     else:
         raise KeyError(u.what)
@@ -331,13 +335,14 @@ def resolve_builds(content: Content, s: TTState) -> list[Event]:
         s.build[seat] += [drawn[first - 1], drawn[second - 1]]
         s.draw[seat] = []
         events.append(Event(tr("You added {card_label} at position {value} of {n}; bottom of your Build Deck: {card_label2}, then {card_label3}.", card_label=card_label(content, cid), value=pos + 1, n=len(s.fight[seat]), card_label2=card_label(content, drawn[first - 1]), card_label3=card_label(content, drawn[second - 1])), frozenset({seat})))
-        events.append(Event(tr("{players} added a card: Fight Deck now {n} cards.", players=s.players[seat], n=len(s.fight[seat]))))
+        events.append(Event(tr("{players} added a card: Fight Deck now {n} cards.", players=s.players[seat], n=len(s.fight[seat])),
+                            frozenset({1 - seat})))  # the other player's twin of the line above
         card = content.cards[cid]
         if card.instant:
             idx = fighter_index(s, seat, card.fighter)
             bonus.append((seat, idx, card.instant))
             s.bonuses[seat] = [fighter_name(content, card.fighter), *(a.source for a in card.instant)]
-            said = each_lang(instant_text, content, card.fighter, card.instant)
+            said = instant_text(content, card.fighter, card.instant)
             player, fighter = s.players[seat], fighter_name(content, card.fighter)
             events.append(Event(tr("Instant Bonus for {player}'s {fighter}: {said}.", player=player, fighter=fighter, said=said)))
     s.pending = [None, None]

@@ -2,8 +2,15 @@
 
 A seat sees both boards, every card the Fights revealed and the announced Instant Bonuses;
 of its own secrets it sees its draft hand, Fight-Deck order, drawn cards and pending choice.
-Of the opponent it sees only sizes. ``render_view`` reads the view alone, so a mail can
-never show more than the view holds.
+Of the opponent it sees only sizes. The view holds ids and numbers, no words: ``render``
+writes it in the reader's language from the view and the public content (card, token and
+track texts come from ``words``, i.e. from the catalogs), so a mail can never show more than
+the view holds and a language needs no code.
+
+Why the mail is short (issue 15: a turn mail fits two phone screens): the Turn log of the
+"since your last mail" digest tells what happened in the last Fight, so the board shows only
+the position, the cards the reader decides about (own Fight Deck, drawn cards) and the
+opponent's cards seen so far, each once; the track legend only until the first Fight.
 """
 
 from __future__ import annotations
@@ -12,9 +19,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.contract import Action, text_of, tr
+from engines.i18n import each_lang
 from engines.tagteam import words
 from engines.tagteam.commands import format_action, label
-from engines.tagteam.content import Content, ContentError, Fighter, Side, TokenKind, parse_act
+from engines.tagteam.content import Content, ContentError, parse_act
 from engines.tagteam.state import TTState
 from engines.tagteam.words import ICON_LEGEND, sentence
 
@@ -22,9 +30,8 @@ from engines.tagteam.words import ICON_LEGEND, sentence
 def card_view(content: Content, cid: str) -> dict[str, Any]:
     card = content.cards.get(cid)
     if card is None:
-        return {"id": cid, "name": cid, "fighter": "", "en": "", "vi": ""}
-    return {"id": cid, "name": card.name, "fighter": content.fighters[card.fighter].name,
-            "en": words.card_text(content, card, "en"), "vi": words.card_text(content, card, "vi")}
+        return {"id": cid, "name": cid, "fighter": ""}
+    return {"id": cid, "name": card.name, "fighter": content.fighters[card.fighter].name}
 
 
 def fighter_summary(content: Content, fid: str) -> dict[str, Any]:
@@ -33,29 +40,17 @@ def fighter_summary(content: Content, fid: str) -> dict[str, Any]:
     if f is None:
         return {"id": fid, "name": fid, "power": 0, "hp": "", "cards": []}
     side = f.sides[0]
-    return {
-        "id": fid, "name": f.name, "power": f.base_power, "hp": f"{side.start}/{side.max_hp}",
-        "cards": [{"name": c.name, "frequency": c.frequency, "starting": c.starting,
-                   "en": words.card_text(content, c, "en"), "vi": words.card_text(content, c, "vi")} for c in f.cards],
-        "tokens": [token_rule(content, t) for t in f.tokens],
-        "special": {lang: words.special_name(f, lang) for lang in words.LANGS} if f.special_max else None,
-        "max": side.max_hp, "start": side.start, "icons": track_words(content, f, side),
-        "flip": {lang: words.flip_text(content, f, side, lang) for lang in words.LANGS} if side.flip_when else None,
-    }
+    return {"id": fid, "name": f.name, "power": f.base_power, "hp": f"{side.start}/{side.max_hp}",
+            "cards": [c.id for c in f.cards]}
 
 
-def token_rule(content: Content, t: TokenKind) -> dict[str, str]:
-    """A token's standing effect in words (Sheriff: each Attack on its holder deals 1 more damage)."""
-    return {"id": t.id, "name": t.name, "name_vi": t.name_vi,
-            "en": f"{words.token_text(content, t, 'en')} ({words.token_count_text(t, 'en')})",
-            "vi": f"{words.token_text(content, t, 'vi')} ({words.token_count_text(t, 'vi')})"}
+def _token_names(content: Content, held: Mapping[str, int]) -> dict[str, dict[str, str]]:
+    """Token names per language, for the board picture (which reads the view alone)."""
+    return {k: each_lang(_named, words.token_name(content.tokens[k])) for k in sorted(held) if k in content.tokens}
 
 
-def track_words(content: Content, f: Fighter, side: Side) -> list[dict[str, Any]]:
-    """The icon spaces of a side, top first, each with what it does in both languages."""
-    return [{"space": space, **{lang: " + ".join(words.icon_text(content, f, i, lang) for i in icons)
-                                for lang in words.LANGS}}
-            for space, icons in sorted(side.icons.items(), reverse=True)]
+def _named(text: Any, lang: str) -> str:
+    return str(text.get(lang))
 
 
 def board_view(content: Content, s: TTState) -> list[list[dict[str, Any]]]:
@@ -66,18 +61,11 @@ def board_view(content: Content, s: TTState) -> list[list[dict[str, Any]]]:
             fighter = content.fighters[f.id]
             side = fighter.side(f.side)
             rows.append({
-                "id": f.id, "name": fighter.name, "side": side.name, "hp": f.hp, "max": side.max_hp,
+                "id": f.id, "name": fighter.name, "side": side.id, "hp": f.hp, "max": side.max_hp,
                 "start": side.start, "power": f.power, "special": f.special, "special_name": fighter.special_name,
                 "special_max": fighter.special_max, "tokens": dict(sorted(f.tokens.items())),
-                "token_names": {k: {lang: words.token_name(content.tokens[k], lang) for lang in words.LANGS}
-                                for k in sorted(f.tokens) if k in content.tokens},
+                "token_names": _token_names(content, f.tokens),
                 "track": {str(k): list(v) for k, v in sorted(side.icons.items(), reverse=True)},
-                "special_name_vi": words.special_name(fighter, "vi") if fighter.special_max else "",
-                "side_vi": words.side_name(side, "vi"),
-                "icons": track_words(content, fighter, side),
-                "flip": ({lang: words.flip_text(content, fighter, side, lang) for lang in words.LANGS}
-                         if side.flip_when else None),
-                "token_rules": [token_rule(content, content.tokens[k]) for k in sorted(f.tokens) if k in content.tokens],
             })
         out.append(rows)
     return out
@@ -97,7 +85,6 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
             for turn in s.last_fight
         ],
         "bonuses": [list(b) for b in s.bonuses],
-        "bonus_words": [bonus_words(content, b) for b in s.bonuses],
         "result": s.result,
         "hand": [], "discards": [], "fight_deck": [], "draw": [], "my_choice": None, "starting": [],
     }
@@ -117,49 +104,45 @@ def build_view(content: Content, s: TTState, seat: int | None) -> dict[str, Any]
 
 
 def choice_words(content: Content, s: TTState, seat: int, action: Action) -> dict[str, Any]:
-    """The seat's recorded secret choice in words (the menu label), else as a command in each language.
+    """The seat's recorded secret choice in words (the menu label), else as a command.
 
     Why the fallback: a stored choice is data; one that no longer fits the position (or the
     conformance suite's planted markers) must still show, never crash the mail."""
     try:
         return label(content, s, seat, action).to_json()
     except (ValueError, IndexError, KeyError):
-        return {lang: format_action(action, lang) for lang in words.LANGS}
+        return tr("{command}", command=format_action(action)).to_json()
 
 
-def bonus_words(content: Content, bonus: list[str]) -> dict[str, str] | None:
+def bonus_words(content: Content, bonus: list[str], lang: str) -> str:
     """An announced Instant Bonus (``[fighter name, action, ...]`` in the state) in words."""
     if not bonus:
-        return None
+        return ""
     name, sources = bonus[0], bonus[1:]
     fid = next((f.id for f in content.fighters.values() if f.name == name), "")
     try:
         acts = tuple(parse_act(src, "bonus") for src in sources)
-        return {lang: words.instant_text(content, fid, acts, lang) for lang in words.LANGS}
+        said = words.instant_text(content, fid, acts)
+        return said if isinstance(said, str) else said.get(lang)
     except (ContentError, KeyError, ValueError):
-        return dict.fromkeys(words.LANGS, name)
+        return name
 
 
 # ---------------------------------------------------------------------------
 # rendering
 
 L = {
-    "phase": tr("Step"),
     "power": tr("Power"),
     "hp": tr("HP"),
     "deck": tr("Your Fight Deck (top first)"),
     "draw": tr("You drew"),
     "sizes": tr("Fight Decks"),
     "build": tr("Build Decks"),
-    "last": tr("Last Fight"),
     "hand": tr("Fighters you may choose"),
     "choice": tr("Your choice so far"),
     "waiting": tr("waiting for"),
     "bonus": tr("Instant Bonuses announced"),
     "starting": tr("Your Starting cards (`order 1 2` plays card 1 first)"),
-    "turn": tr("Turn"),
-    "cancelled": tr("cancelled"),
-    "nocard": tr("no card left"),
 }
 PHASES = {
     "draft1": tr("Draft: first pick"),
@@ -173,7 +156,7 @@ HELP = {
     "draft2": tr("Write `pick NAME`."),
     "free": tr("Write `pick NAME NAME`."),
     "setup": tr("Write `order 1 2` or `order 2 1`: which Starting card your Fight Deck plays first."),
-    "build": tr("Write `add CARD WHERE, bottom X Y`: CARD is 1-3 (or its name); WHERE is `top`, `bottom`, `after N` or `before N` (N = a card of your Fight Deck); X Y = the other two drawn cards, in the order they go under your Build Deck (optional). `bottom X Y` alone changes only that order."),
+    "build": tr("Write `add CARD WHERE`: CARD is 1-3; WHERE is `top`, `bottom`, `after N` or `before N` (N = a card of your Fight Deck). Add `bottom X Y` for the order in which the other two go under your Build Deck."),
 }
 
 
@@ -181,17 +164,24 @@ def _t(key: str, lang: str) -> str:
     return L[key][lang]
 
 
-def _in(words_by_lang: Mapping[str, str], lang: str) -> str:
-    """A text the view carries per language, in ``lang`` (English when it has none)."""
-    return words_by_lang.get(lang, words_by_lang.get("en", ""))
+def _track(content: Content, f: Mapping[str, Any], lang: str) -> str:
+    """What each icon space of a fighter's board does, top first: ``13: Bödvar gains 1 Rage; 10: Stop``."""
+    fighter = content.fighters.get(str(f.get("id")))
+    if fighter is None:
+        return ""
+    marks = []
+    for space, icons in f.get("track", {}).items():
+        said = [words.icon_text(content, fighter, icon) for icon in icons]
+        marks.append(f"{space}: " + " + ".join(x if isinstance(x, str) else x.get(lang) for x in said))
+    return "; ".join(marks)
 
 
-def render_track(f: Mapping[str, Any], lang: str) -> str:
-    """The Health Track in one line: Max, Start and what each icon space does."""
-    marks = [f"{i['space']}: {_in(i, lang)}" for i in f.get("icons", [])]
-    max_hp, start = f["max"], f["start"]
-    head = tr("track {max_hp} max, start {start}", max_hp=max_hp, start=start)[lang]
-    return f"[{head}; {'; '.join(marks)}]" if marks else f"[{head}]"
+def _card_line(content: Content, c: Mapping[str, Any], lang: str) -> str:
+    """``Bass Reeves «Badge of the Marshal» — Give your opponent the Sheriff token, then ...``."""
+    card = content.cards.get(str(c["id"]))
+    if card is None:
+        return f"«{c['name']}»"
+    return f"{c['fighter']} «{c['name']}» — {words.card_text(content, card, lang)}"
 
 
 def _heading(round_no: int, phase: str, lang: str) -> str:
@@ -207,85 +197,115 @@ def _heading(round_no: int, phase: str, lang: str) -> str:
     return f"Tag Team — {step}"
 
 
-def render(view: Mapping[str, Any], lang: str) -> str:
-    vi = lang == "vi"  # only for the content's own Vietnamese names (name_vi), which are data, not catalog text
+def _fighter_line(content: Content, seat_name: str, f: Mapping[str, Any], lang: str) -> list[str]:
+    """One line per fighter on a board (its flip rule under it when it can flip)."""
+    fighter = content.fighters.get(str(f["id"]))
+    extra = ""
+    if f["special_max"] and fighter is not None:
+        extra += f", {words.special_name(fighter)[lang]} {f['special']}/{f['special_max']}"
+    for k, n in f["tokens"].items():
+        token = words.token_name(content.tokens[k])[lang] if k in content.tokens else k
+        extra += ", " + tr("{n}× {token}", n=n, token=token)[lang]
+    board = None
+    if fighter is not None and f["side"] in {x.id for x in fighter.sides}:
+        board = fighter.side(str(f["side"]))
+    track = _track(content, f, lang)
+    if fighter is not None and board is not None and board.name != fighter.name:  # a flipped board
+        head = tr("{fighter} on the {side} side ({player})", fighter=f["name"], side=words.side_name(board),
+                  player=seat_name)[lang]
+    else:
+        head = tr("{fighter} ({player})", fighter=f["name"], player=seat_name)[lang]
+    lines = [f"  {head}: {_t('hp', lang)} {f['hp']}/{f['max']}, {_t('power', lang)} {f['power']}{extra}"
+             + (f" [{track}]" if track else "")]
+    if fighter is not None and board is not None and board.flip_when is not None:
+        lines.append(f"    {words.flip_text(content, fighter, board, lang)}")
+    return lines
+
+
+def _hand(content: Content, hand: list[Mapping[str, Any]], lang: str) -> list[str]:
+    """The fighters a drafting player may choose, each with its board and its cards."""
+    lines: list[str] = []  # under the heading, which says "Fighters you may choose"
+    for h in hand:
+        fighter = content.fighters.get(str(h["id"]))
+        if fighter is None:
+            lines.append(f"  {h['name']}")
+            continue
+        side = fighter.sides[0]
+        start = tr("track {max_hp} max, start {start}", max_hp=side.max_hp, start=side.start)[lang]
+        track = _track(content, {"id": fighter.id, "track": {str(k): list(v) for k, v in
+                                                               sorted(side.icons.items(), reverse=True)}}, lang)
+        special = (f", {words.special_name(fighter)[lang]} 0/{fighter.special_max}" if fighter.special_max else "")
+        # the flip rule and the tokens on the fighter's own line: a draft mail lists 4-6 fighters
+        more = [words.flip_text(content, fighter, side, lang)] if side.flip_when is not None else []
+        for t in fighter.tokens:
+            rule = f"{words.token_text(content, t, lang)} ({words.token_count_text(t, lang)})"
+            more.append(tr("Token {token}: {rule}", token=words.token_name(t), rule=rule)[lang])
+        lines.append(f"  {fighter.name} ({fighter.id}): {_t('power', lang)} {fighter.base_power}{special} "
+                     f"[{start}; {track}]" + "".join(f" {m}" for m in more))
+        # the fighter's cards grouped on one line (a draft mail lists up to 6 fighters of 6 cards)
+        cards = [f"{'★ ' if card.starting else ''}«{card.name}» ×{card.frequency}: {words.card_text(content, card, lang)}"
+                 for card in fighter.cards]
+        lines.append("    " + " · ".join(cards))
+    return lines
+
+
+def _seen(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The opponent's cards revealed in the last Fight, each once, in the order they came."""
+    you = view.get("you")
+    if you is None:
+        return []
+    out: dict[str, Mapping[str, Any]] = {}
+    for turn in view["last_fight"]:
+        c = turn["cards"][1 - you]
+        if c:
+            out.setdefault(str(c["id"]), c)
+    return list(out.values())
+
+
+def render(content: Content, view: Mapping[str, Any], lang: str) -> str:
     names = view["players"]
-    lines = [_heading(view["round"], view["phase"], lang)]
+    heading = _heading(view["round"], view["phase"], lang)
+    lines = [f"{heading} — {_t('hand', lang)}:" if view["hand"] else heading]
     if view["result"]:
         reason = text_of(view["result"]["reason"], lang)
         winners = ", ".join(names[w] for w in view["result"]["winners"]) or tr("draw")[lang]
         lines.append(tr("Game over: {reason} — {winners}", reason=reason, winners=winners)[lang])
-    in_play: dict[str, Mapping[str, str]] = {}
+    held: dict[str, int] = {}
     for seat, team in enumerate(view["teams"]):
-        if not team:
-            continue
-        lines.append(f"{names[seat]}:")
         for f in team:
-            extra = ""
-            if f["special_max"]:
-                special = f.get("special_name_vi") or f["special_name"] if vi else f["special_name"]
-                extra += f", {special} {f['special']}/{f['special_max']}"
-            if f["tokens"]:
-                token_names = f.get("token_names", {})
-                held = [(n, token_names.get(k, {}).get(lang, k)) for k, n in f["tokens"].items()]
-                extra += ", " + ", ".join(tr("{n}× {token}", n=n, token=token)[lang] for n, token in held)
-            side = f.get("side_vi") or f["side"] if vi else f["side"]
-            lines.append(f"  {f['name']} ({side}): {_t('hp', lang)} {f['hp']}/{f['max']}, "
-                         f"{_t('power', lang)} {f['power']}{extra} {render_track(f, lang)}")
-            if f.get("flip"):
-                lines.append(f"    {_in(f['flip'], lang)}")
-            for t in f.get("token_rules", []):
-                in_play[t["id"]] = t
-    if any(view["teams"]):
+            lines += _fighter_line(content, names[seat], f, lang)
+            held.update(f["tokens"])
+    if any(view["teams"]) and view["round"] <= 1:  # until the first Fight is over; the rules summary says it too
         lines.append(ICON_LEGEND[lang])
-    for t in in_play.values():
-        token, rule = t["name_vi"] if vi else t["name"], _in(t, lang)
-        lines.append(tr("Token {token}: {rule}", token=token, rule=rule)[lang])
+    for k in held:
+        if k in content.tokens:
+            t = content.tokens[k]
+            rule = words.token_text(content, t, lang)
+            lines.append(tr("Token {token}: {rule}", token=words.token_name(t), rule=rule)[lang])
     if any(view["fight_sizes"]):
         lines.append(f"{_t('sizes', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["fight_sizes"], strict=True))
                      + f"; {_t('build', lang)}: " + ", ".join(f"{n} {k}" for n, k in zip(names, view["build_sizes"], strict=True)))
     if view["hand"]:
-        lines.append(f"{_t('hand', lang)}:")
-        for h in view["hand"]:
-            track = f" {render_track(h, lang)}" if "max" in h else ""
-            lines.append(f"  {h['name']} ({h['id']}): {_t('power', lang)} {h['power']}, {_t('hp', lang)} {h['hp']}{track}")
-            if h.get("flip"):
-                lines.append(f"    {_in(h['flip'], lang)}")
-            for c in h["cards"]:
-                star = "★ " if c["starting"] else ""
-                lines.append(f"    {star}{c['name']} ×{c['frequency']}: {_in(c, lang)}")
-            for t in h.get("tokens", []):
-                token, rule = t["name_vi"] if vi else t["name"], _in(t, lang)
-                lines.append("    " + tr("Token {token}: {rule}", token=token, rule=rule)[lang])
-    if view["fight_deck"]:
-        lines.append(f"{_t('deck', lang)}:")
-        for i, c in enumerate(view["fight_deck"], 1):
-            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {_in(c, lang)}")
-    if view.get("starting"):
-        lines.append(_t("starting", lang) + ":")
-        for i, c in enumerate(view["starting"], 1):
-            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {_in(c, lang)}")
-    if view["draw"]:
-        lines.append(f"{_t('draw', lang)}:")
-        for i, c in enumerate(view["draw"], 1):
-            lines.append(f"  #{i} {c['fighter']} «{c['name']}» — {_in(c, lang)}")
+        lines += _hand(content, view["hand"], lang)
+    for key, cards in (("deck", view["fight_deck"]), ("starting", view.get("starting") or []), ("draw", view["draw"])):
+        if cards:
+            lines.append(f"{_t(key, lang)}:")
+            lines += [f"  #{i} {_card_line(content, c, lang)}" for i, c in enumerate(cards, 1)]
+    seen = _seen(view)
+    if seen and view["phase"] != "over":
+        other = names[1 - view["you"]]
+        lines.append(tr("{player}'s cards in the last Fight:", player=other)[lang])
+        lines += [f"  {_card_line(content, c, lang)}" for c in seen]
     if view["my_choice"]:
         lines.append(f"{_t('choice', lang)}: {text_of(view['my_choice'], lang)}")
-    if view["last_fight"]:
-        lines.append(f"{_t('last', lang)}:")
-        for k, turn in enumerate(view["last_fight"], 1):
-            lines.append(f"  {_t('turn', lang)} {k}:")
-            for t, c in enumerate(turn["cards"]):
-                cancelled = f" ({_t('cancelled', lang)})" if turn["cancelled"][t] else ""
-                shown = f"{c['fighter']} «{c['name']}»{cancelled} — {_in(c, lang)}" if c else _t("nocard", lang)
-                lines.append(f"    {names[t]}: {shown}")
-    said = view.get("bonus_words") or []
+    said = [bonus_words(content, b, lang) for b in view.get("bonuses") or []]
     if any(said):
         lines.append(f"{_t('bonus', lang)}: " + "; ".join(
-            f"{names[t]}: {sentence(_in(b, lang))}" for t, b in enumerate(said) if b))
-    waiting = [names[i] for i, c in enumerate(view["chosen"]) if not c]
+            f"{names[t]}: {sentence(b)}" for t, b in enumerate(said) if b))
+    if view["phase"] in HELP and not (view["phase"] == "draft2" or (view["phase"] == "draft1" and view["draft"] != "competitive")):
+        lines.append(HELP[view["phase"]][lang])  # a one-fighter pick: the menu lists every command already
     if view["phase"] in HELP:
-        lines.append(HELP[view["phase"]][lang])
+        waiting = [names[i] for i, c in enumerate(view["chosen"]) if not c and i != view.get("you")]
         if waiting:
             lines.append(f"({_t('waiting', lang)}: {', '.join(waiting)})")
     return "\n".join(lines)

@@ -26,8 +26,8 @@ def content() -> Content:
 
 
 def step_lines(text: str) -> list[str]:
-    """The step lines of a turn event: between the reveal line and the summary line."""
-    return [line.strip() for line in text.split("\n")[1:-1]]
+    """The steps of a turn event: the sentences after the reveal."""
+    return [part for part in re.split(r"(?<=\.) ", text.strip()) if part][1:]
 
 
 def test_TT_29_TT_56_TT_60_hit_rage_flip_and_heal_show_each_step_in_order(content: Content) -> None:
@@ -55,7 +55,6 @@ def test_TT_29_TT_56_TT_60_hit_rage_flip_and_heal_show_each_step_in_order(conten
         "Joan's marker enters space 12: Joan gains 1 Faith.",
         "Joan gains 1 Faith (Faith 1).",
     ]
-    assert second.text.en.endswith("\n  HP: Joan 14→11.")  # Bödvar nets 0 and the summary says no more
     assert step_lines(second.text.vi) == [
         "Bödvar nhận thêm 1 Cuồng Nộ (Cuồng Nộ 2).",
         "Joan đánh trúng Bödvar, 3 sát thương (10→7).",
@@ -69,7 +68,6 @@ def test_TT_29_TT_56_TT_60_hit_rage_flip_and_heal_show_each_step_in_order(conten
         "Dấu máu của Joan vào ô 12: Joan nhận thêm 1 Đức Tin.",
         "Joan nhận thêm 1 Đức Tin (Đức Tin 1).",
     ]
-    assert second.text.vi.endswith("\n  Máu: Joan 14→11.")
 
 
 def test_TT_51_TT_47_TT_62_block_stop_and_cancel_revert_are_told(content: Content) -> None:
@@ -96,7 +94,6 @@ def test_TT_51_TT_47_TT_62_block_stop_and_cancel_revert_are_told(content: Conten
         "Ching Shih gây 1 sát thương lên Bödvar (14→13).",
         "Ô Hủy của Wong Fei-Hung vô hiệu thẻ của P1: hoàn tác Máu Bödvar -1 (thành 14).",
     ]
-    assert event.text.en.endswith("\n  HP: Wong Fei-Hung 9→7.")
 
 
 def test_TT_12_a_flip_to_a_lower_max_logs_the_hp_it_costs(content: Content) -> None:
@@ -112,7 +109,6 @@ def test_TT_12_a_flip_to_a_lower_max_logs_the_hp_it_costs(content: Content) -> N
                                          "Bödvar flips to the Berserker Bear side (HP 12→8).",
                                          "Bödvar gains 1 Power (Power 4).", "Bödvar heals 3 (8→8)."]
     assert step_lines(event.text.vi)[1] == "Bödvar lật sang mặt Gấu Cuồng Chiến (Máu 12→8)."
-    assert event.text.en.endswith("\n  HP: Bödvar 12→8.")
 
 
 class Recording(Resolver):

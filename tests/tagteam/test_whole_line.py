@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engines.contract import Action, CommandError, InvalidCommand
-from engines.tagteam.commands import FILLER, WORDS, normalize
+from engines.tagteam.commands import fillers, keywords, normalize
 from engines.tagteam.engine import ENGINE
 from engines.tagteam.state import TTState
 from engines.wording import LEADING, TRAILING
@@ -92,7 +92,7 @@ def test_whole_line_commands_only_fillers_around_a_draft_pick() -> None:
 
 
 def _vocabulary() -> set[str]:
-    words = {w for ws in WORDS.values() for w in ws} | set(FILLER)
+    words = set(keywords()) | set(fillers())
     for f in ENGINE.content.fighters.values():
         for name in (*f.aliases, f.id, f.name):
             words |= set(normalize(name).split())
