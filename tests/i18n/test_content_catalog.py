@@ -38,8 +38,9 @@ def _configured() -> list[tuple[str, str]]:
         method, _, pattern = section.partition(":")
         if method.strip() != "content":
             continue
-        data = tomllib.loads((ROOT / pattern.strip()).read_text("utf-8"))
-        out += content_messages.names(data, *content_messages.contexts(dict(cfg.items(section))))
+        for path in sorted(ROOT.glob(pattern.strip())):  # a pattern may name several files
+            data = tomllib.loads(path.read_text("utf-8"))
+            out += content_messages.names(data, *content_messages.contexts(dict(cfg.items(section))))
     return out
 
 

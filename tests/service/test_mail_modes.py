@@ -12,6 +12,7 @@ import asyncio
 import email
 import email.policy
 import random
+import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -307,8 +308,22 @@ def test_rules_for_an_engine_without_a_summary_says_so(ctx: AppContext) -> None:
 def test_every_engine_has_a_rules_summary_in_both_languages(engine_id: str) -> None:
     assert engine_id in engines.names(include_extra=False)
     en, vi = rules_summary(engine_id, "en"), rules_summary(engine_id, "vi")
-    assert MIN_LINES <= len(en) <= MAX_LINES and MIN_LINES <= len(vi) <= MAX_LINES
-    assert en != vi
+    assert MIN_LINES <= len(en) <= MAX_LINES and len(vi) == len(en)
+    untranslated = [line for line, line_vi in zip(en, vi, strict=True) if line == line_vi]
+    assert untranslated == []  # every line has its Vietnamese in the catalog (context "rules summary")
+
+
+def test_a_rules_summary_with_a_translation_in_the_file_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Translations live in the catalogs: a `vi` list (the old shape) or a `vi` field is refused on load."""
+    import engines.summary as summary
+
+    for text in ('lines = [{ en = "a" }]\nvi = ["b"]\n', 'lines = [{ en = "a", vi = "b" }]\n'):
+        monkeypatch.setattr(summary, "load_toml", lambda *_a, text=text, **_k: tomllib.loads(text))
+        summary._summary.cache_clear()
+        with pytest.raises(summary.SummaryError, match="translations belong in engines/locale"):
+            summary.rules_summary("tac", "en")
+    summary._summary.cache_clear()
 
 
 def _modes(ctx: AppContext, **modes: str) -> None:
