@@ -104,3 +104,26 @@ def test_the_tac_picture_draws_the_last_move_from_the_view() -> None:
     with_arrows = pictures.drawer_for("tac")(view, "en").png  # type: ignore[misc]
     plain = pictures.drawer_for("tac")(without, "en").png  # type: ignore[misc]
     assert with_arrows != plain
+
+
+def test_tagteam_board_names_the_special_track_in_the_readers_language() -> None:
+    """The view keeps the track's English name; the picture words it from the catalog (context
+    "track"), as the text part does — "Rage" never shows in a Vietnamese picture."""
+    from service.outbound.pictures import tagteam as board
+
+    class Recorder:  # the drawing calls of one fighter row, as text
+        def __init__(self) -> None:
+            self.texts: list[str] = []
+
+        def text(self, _xy: object, text: str, **_kw: object) -> None:
+            self.texts.append(text)
+
+        def __getattr__(self, _name: str) -> object:
+            return lambda *_a, **_k: None
+
+    fighter = {"hp": 9, "max": 12, "name": "Bödvar", "power": 2, "special": 3, "special_max": 6,
+               "special_name": "Rage", "track": {}, "start": 12}
+    for lang, word in (("en", "Rage 3/6"), ("vi", "Cuồng Nộ 3/6")):
+        d = Recorder()
+        board._fighter(d, fighter, 0, lang)
+        assert any(word in t for t in d.texts), (lang, d.texts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engines import i18n
 from engines.contract import tr
 from service.outbound.pictures import Picture
 from service.outbound.pictures.canvas import (
@@ -71,7 +72,8 @@ def _fighter(d: Any, f: Mapping[str, Any], y: float, lang: str) -> None:
     name, power = f["name"], f["power"]
     status = tr("{name} — HP {hp}/{top} · Power {power}", name=name, hp=hp, top=top, power=power)[lang]
     if f.get("special_max"):
-        status += f" · {f['special_name']} {f['special']}/{f['special_max']}"
+        track_name = i18n.gettext(lang, str(f["special_name"]), "track")  # the view keeps the English name
+        status += f" · {track_name} {f['special']}/{f['special_max']}"
     tokens = f.get("tokens") or {}
     if tokens:
         names = f.get("token_names") or {}
