@@ -11,26 +11,42 @@ is not a command: after the fillers go, words remain that are not part of any co
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
-# Whole words (lower case, as typed; Vietnamese with and without diacritics) that may stand
-# before a command (LEADING) or after it (TRAILING). Short Vietnamese particles such as "ạ" or
-# "đi" are only trailing: at the start of a line they could be part of a command.
-LEADING: tuple[str, ...] = (
-    "please", "pls", "plz", "ok", "okay", "hi", "hello", "my move", "my move is", "ok so",
-    "xin chào", "chào", "mình", "tôi", "em", "vâng", "dạ", "vang",
-)
-TRAILING: tuple[str, ...] = (
-    "please", "pls", "plz", "thanks", "thank you", "thx", "ty", "cheers", "ok", "thanks a lot",
-    "nhé", "nhe", "nha", "nhá", "ạ", "đi", "nhé bạn", "cảm ơn", "cảm ơn bạn", "xin cảm ơn", "cám ơn",
-    "cam on", "nhe ban", "nha ban", "đi nhé", "di nhe", "luôn", "luon",
-)
+from engines import i18n
+from engines.contract import Text, trc
+
+# Whole words (lower case, as typed) that may stand before a command (LEADING) or after it
+# (TRAILING), "|"-separated. Each language's own fillers are the translation of these messages
+# in its catalog (Vietnamese: "nhé", "cảm ơn", with and without diacritics), and every
+# language's are accepted: a player's reply may mix them. Short particles such as "ạ" or "đi"
+# are only trailing: at the start of a line they could be part of a command.
+_LEADING_MSG = trc("leading fillers", "please | pls | plz | ok | okay | hi | hello | my move | my move is | ok so")
+_TRAILING_MSG = trc("trailing fillers",
+                    "please | pls | plz | thanks | thank you | thx | ty | cheers | ok | thanks a lot")
+
+
+def _fillers(message: Text) -> tuple[str, ...]:
+    words = (w.strip().lower() for text in i18n.translations(message.msgid, message.context) for w in text.split("|"))
+    return tuple(dict.fromkeys(w for w in words if w))
+
+
+LEADING: tuple[str, ...] = _fillers(_LEADING_MSG)
+TRAILING: tuple[str, ...] = _fillers(_TRAILING_MSG)
 
 _PUNCT = re.compile(r"[!?.,;:…~\"'“”‘’()\[\]]+")
 _SPACES = re.compile(r"\s+")
-_LEADING = sorted(set(LEADING), key=len, reverse=True)
-_TRAILING = sorted(set(TRAILING), key=len, reverse=True)
+
+
+@functools.cache
+def _longest_first(catalogs: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Leading and trailing fillers of every catalog in the folder ``catalogs`` (a language
+    added there counts at once), longest first so "cảm ơn bạn" goes before "cảm ơn"."""
+    del catalogs  # the cache key: i18n.translations reads the current folder itself
+    return (tuple(sorted(_fillers(_LEADING_MSG), key=len, reverse=True)),
+            tuple(sorted(_fillers(_TRAILING_MSG), key=len, reverse=True)))
 
 
 def fold(text: str) -> str:
@@ -46,17 +62,18 @@ def strip_fillers(line: str) -> str:
     "ok 3 please" -> "3", "chọn 2 nhé" -> "chọn 2", "play rain, thanks!" -> "play rain".
     Words in the middle stay, so a sentence stays a sentence and never parses as a command.
     """
+    leading, trailing = _longest_first(i18n.locale_key())
     words = [w for w in _SPACES.sub(" ", _PUNCT.sub(" ", line)).strip().split(" ") if w]
     lower = [w.lower() for w in words]
     changed = True
     while changed:
         changed = False
-        for filler in _LEADING:
+        for filler in leading:
             size = filler.count(" ") + 1
             if len(words) > size and " ".join(lower[:size]) == filler:
                 words, lower, changed = words[size:], lower[size:], True
                 break
-        for filler in _TRAILING:
+        for filler in trailing:
             size = filler.count(" ") + 1
             if len(words) > size and " ".join(lower[-size:]) == filler:
                 words, lower, changed = words[:-size], lower[:-size], True

@@ -127,3 +127,33 @@ def test_barcadia_menus_and_names_in_french(with_french: Path) -> None:
     assert any(x.startswith("retourner ") for x in shown), shown
     assert barcadia_content().rooms["goblin"].name.get("fr") == "Gobelin"
     assert BARCADIA.parse(s, seat, "retourner 1") == BARCADIA.parse(s, seat, "reveal 1")
+
+
+def test_a_third_languages_polite_words_around_a_command_are_fillers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"3 merci" reads as "3" once the French catalog says "merci" is a trailing filler; the
+    packaged languages' fillers still count (a reply may mix them)."""
+    from engines.wording import strip_fillers
+
+    assert strip_fillers("3 merci") == "3 merci"
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "engines" / "locale", locale)
+    (locale / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (locale / "fr" / "LC_MESSAGES" / "pbem.po").write_text(FRENCH.split("msgctxt")[0] + '''
+msgctxt "trailing fillers"
+msgid "please | pls | plz | thanks | thank you | thx | ty | cheers | ok | thanks a lot"
+msgstr "merci | merci beaucoup | svp | s'il vous plaît"
+
+msgctxt "leading fillers"
+msgid "please | pls | plz | ok | okay | hi | hello | my move | my move is | ok so"
+msgstr "bonjour | salut"
+''', encoding="utf-8")
+    monkeypatch.setenv(i18n.LOCALE_ENV, str(locale))
+    i18n.reload()
+    try:
+        assert strip_fillers("bonjour 3 merci beaucoup") == "3"
+        assert strip_fillers("chọn 2 nhé, merci") == "chọn 2"
+    finally:
+        monkeypatch.delenv(i18n.LOCALE_ENV)
+        i18n.reload()
+    assert strip_fillers("3 merci") == "3 merci"
