@@ -192,33 +192,20 @@ class Choice:
     ``command``, so a new language's ``.po`` brings its own), a ``{lang: words}`` mapping
     built per language with :func:`engines.i18n.each_lang`, or :class:`engines.i18n.LazyWords`
     that writes them when a menu is read. Every form parses back to
-    ``action``, so a player may write any of them. Empty: the command is the same everywhere.
+    ``action``, so a player may write any of them. None: the command is the same everywhere.
     """
 
     action: Action
     command: str
     label: Text
-    words: Text | Mapping[str, str] | i18n.LazyWords | str = ""
+    words: Text | Mapping[str, str] | i18n.LazyWords | None = None
 
     def command_in(self, lang: str) -> str:
         """The command a reader of ``lang`` sees in a menu (the canonical one when there is no other)."""
-        if isinstance(self.words, str):
-            return _legacy_words(self, lang)
+        if self.words is None:
+            return self.command
         said = i18n.resolve(self.words, lang)
         return said if isinstance(said, str) and said else self.command
-
-    @property
-    def command_vi(self) -> str:
-        """Transitional, for the one engine (Tag Team) that still reads it: ``command_in("vi")``."""
-        return self.command_in("vi")
-
-
-def _legacy_words(choice: Choice, lang: str) -> str:
-    """A plain string in ``words`` is an engine's older Vietnamese-only command (Tag Team until
-    it moves its command words to the catalog); it is read as a fixed-words Text."""
-    if not choice.words:
-        return choice.command
-    return Text(choice.command, literal={i18n.SOURCE_LANG: choice.command, "vi": str(choice.words)}).get(lang)
 
 
 @dataclass(frozen=True)

@@ -233,16 +233,10 @@ def label(content: Content, s: TTState, seat: int, action: Action) -> Text:
     return tr("add {name} after card {pos} of your Fight Deck; bottom: {rest}", name=card.name, pos=pos, rest=rest)
 
 
-class WordedChoice(Choice):
-    """A menu entry whose command is written with the reader's command words (any language
-    with a catalog), not only English or Vietnamese."""
-
-    def command_in(self, lang: str) -> str:
-        return format_action(self.action, lang)
-
-
 def choices(content: Content, s: TTState, seat: int, actions: list[Action]) -> list[Choice]:
-    return [WordedChoice(a, format_action(a), label(content, s, seat, a), format_action(a, "vi")) for a in actions]
+    """Menu entries; each command is written in the reader's command words (any language with a
+    catalog) when a menu is read."""
+    return [Choice(a, format_action(a), label(content, s, seat, a), i18n.LazyWords(format_action, a)) for a in actions]
 
 
 # ---------------------------------------------------------------------------
