@@ -215,9 +215,8 @@ def authenticate(session: Session, info: KeyInfo, sender: str,
     """The seat the key names, if ``sender`` is that seat's own address (else ``Rejected``),
     and the receiving server did not record a failed DKIM/SPF/DMARC check for it."""
     game = session.get_one(Game, info.game_id)
-    seat_row = session.exec(select(GameSeat).where(GameSeat.game_id == info.game_id,
-                                                   GameSeat.seat == info.seat)).one()
-    player = session.get_one(Player, seat_row.player_id)
+    seat_row, player = session.exec(select(GameSeat, Player).where(  # one query for both
+        GameSeat.game_id == info.game_id, GameSeat.seat == info.seat, GameSeat.player_id == Player.id)).one()
     if bare_address(sender) != player.address:
         raise Rejected("wrong_sender", f"key of game {info.game_id} seat {info.seat} used by {sender}")
     failed = failed_authentication(msg, sender) if msg is not None else None
