@@ -141,16 +141,15 @@ def store(session: Session, ctx: AppContext, raw: bytes, uid: int | None, mailbo
     """Store the raw mail before anything else; ``(row, False)`` when its Message-ID is known."""
     msg = parse_headers(raw)
     message_id = message_id_of(raw, msg)
-    existing = session.exec(select(InboundMail).where(InboundMail.message_id == message_id)).first()
-    if existing is not None:
-        return existing, False
+    # no look-up first: the unique Message-ID index tells a mail stored before (a re-fetch
+    # after a crash, another worker) — one query less for every new mail
     row = InboundMail(message_id=message_id, mailbox=mailbox, uid=uid, raw=raw,
                       sender=sender_of(msg)[1], subject=header_text(msg, "Subject")[:500],
                       received_at=ctx.clock.now())
     session.add(row)
     try:
         session.commit()
-    except IntegrityError:  # another worker stored it a moment ago
+    except IntegrityError:  # stored before (by us before a crash, or by another worker)
         session.rollback()
         return session.exec(select(InboundMail).where(InboundMail.message_id == message_id)).one(), False
     return row, True
