@@ -36,12 +36,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import aiosmtplib
+from sqlalchemy import event
 from sqlmodel import col, select
 
 import engines
@@ -80,6 +82,9 @@ class PipelineReport:
     peak_rss_mb: float
     setup_s: float
     workers: int = 0
+    #: statements and commits the service ran on its database (in-process runs only; -1: not counted)
+    statements: int = -1
+    commits: int = -1
 
     @property
     def service_rate(self) -> float:
@@ -112,7 +117,9 @@ class PipelineReport:
             f"{1000 * self.service_cpu_s / self.replies:.1f} ms",
             f"peak memory (RSS of the service process; the pymap stack runs in its own process): "
             f"{self.peak_rss_mb:.0f} MB",
-        ]
+        ] + ([f"database work per reply (the service's own, load-independent): "
+              f"{self.statements / self.replies:.1f} statements, {self.commits / self.replies:.1f} commits"]
+             if self.statements >= 0 else [])
 
 
 def _peak_rss_mb() -> float:
@@ -123,6 +130,32 @@ def _percentile(values: list[float], q: float) -> float:
     if len(values) == 1:
         return values[0]
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+#: what the SQL of the benchmark's progress checks (``handled_count``, ``outbox_empty``) holds
+_PROGRESS_CHECKS = ("inbound_mails.status !=", "outbox.status IN")
+
+
+@contextlib.contextmanager
+def count_database_work(service: Service) -> Iterator[dict[str, int]]:
+    """Count the statements and commits on the service's engine meanwhile, less the
+    benchmark's own progress checks (``handled_count``, ``outbox_empty``: reads, no commit)."""
+    counted = {"statements": 0, "commits": 0}
+
+    def statement(_conn: Any, _cursor: Any, sql: str, *_args: Any) -> None:
+        if not (sql.startswith("SELECT count(*)") and any(mark in sql for mark in _PROGRESS_CHECKS)):
+            counted["statements"] += 1
+
+    def commit(_conn: Any) -> None:
+        counted["commits"] += 1
+
+    event.listen(service.ctx.db, "before_cursor_execute", statement)
+    event.listen(service.ctx.db, "commit", commit)
+    try:
+        yield counted
+    finally:
+        event.remove(service.ctx.db, "before_cursor_execute", statement)
+        event.remove(service.ctx.db, "commit", commit)
 
 
 def raw_fetch(stack: Any, expected: int) -> float:
@@ -223,11 +256,13 @@ def run_pipeline(
         setup_s = time.perf_counter() - setup_started
         echo(f"{replies:,} replies waiting in the inbox of {stack!r}; running the service ...")
 
+        counted = {"statements": 0, "commits": 0}
         if workers:
             service_s, service_cpu_s = run_workers(service, values, workers, replies)
         else:
             cpu_started = time.process_time()
-            service_s = asyncio.run(serve_until_done(service, replies))
+            with count_database_work(service) as counted:
+                service_s = asyncio.run(serve_until_done(service, replies))
             service_cpu_s = time.process_time() - cpu_started
         with service.session() as s:
             applied = len(s.exec(select(InboundMail.id).where(InboundMail.status == "applied")).all())
@@ -278,6 +313,8 @@ def run_pipeline(
             peak_rss_mb=_peak_rss_mb(),
             setup_s=setup_s,
             workers=workers,
+            statements=counted["statements"] if not workers else -1,
+            commits=counted["commits"] if not workers else -1,
         )
 
 

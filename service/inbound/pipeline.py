@@ -141,16 +141,15 @@ def store(session: Session, ctx: AppContext, raw: bytes, uid: int | None, mailbo
     """Store the raw mail before anything else; ``(row, False)`` when its Message-ID is known."""
     msg = parse_headers(raw)
     message_id = message_id_of(raw, msg)
-    existing = session.exec(select(InboundMail).where(InboundMail.message_id == message_id)).first()
-    if existing is not None:
-        return existing, False
+    # no look-up first: the unique Message-ID index tells a mail stored before (a re-fetch
+    # after a crash, another worker) — one query less for every new mail
     row = InboundMail(message_id=message_id, mailbox=mailbox, uid=uid, raw=raw,
                       sender=sender_of(msg)[1], subject=header_text(msg, "Subject")[:500],
                       received_at=ctx.clock.now())
     session.add(row)
     try:
         session.commit()
-    except IntegrityError:  # another worker stored it a moment ago
+    except IntegrityError:  # stored before (by us before a crash, or by another worker)
         session.rollback()
         return session.exec(select(InboundMail).where(InboundMail.message_id == message_id)).one(), False
     return row, True
@@ -215,9 +214,8 @@ def authenticate(session: Session, info: KeyInfo, sender: str,
     """The seat the key names, if ``sender`` is that seat's own address (else ``Rejected``),
     and the receiving server did not record a failed DKIM/SPF/DMARC check for it."""
     game = session.get_one(Game, info.game_id)
-    seat_row = session.exec(select(GameSeat).where(GameSeat.game_id == info.game_id,
-                                                   GameSeat.seat == info.seat)).one()
-    player = session.get_one(Player, seat_row.player_id)
+    seat_row, player = session.exec(select(GameSeat, Player).where(  # one query for both
+        GameSeat.game_id == info.game_id, GameSeat.seat == info.seat, GameSeat.player_id == Player.id)).one()
     if bare_address(sender) != player.address:
         raise Rejected("wrong_sender", f"key of game {info.game_id} seat {info.seat} used by {sender}")
     failed = failed_authentication(msg, sender) if msg is not None else None

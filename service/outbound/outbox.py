@@ -28,7 +28,7 @@ from datetime import UTC, timedelta
 from html import escape
 
 import aiosmtplib
-from sqlalchemy import func, update
+from sqlalchemy import bindparam, func, update
 from sqlmodel import Session, col, select
 
 from engines.contract import tr
@@ -36,7 +36,7 @@ from service.config import Settings
 from service.context import AppContext
 from service.faults import Backoff, is_transient
 from service.outbound.render import Attachment, Rendered, build_message
-from service.store.claims import claim_outbox, outbox_due, owner_alive, worker_token
+from service.store.claims import claim_outbox, claim_outbox_in, outbox_due, owner_alive, worker_token
 from service.store.models import Outbox, Player
 from service.tls import client_context, trust_error
 
@@ -52,6 +52,8 @@ ANSWER_KINDS = ERROR_KINDS | {"help", "info", "invite"}
 LAST_ANSWER_NOTE = tr("This is the last answer I send to this address for now (too many in a short time); mail about your games keeps coming, and I answer again {when}.")
 LAST_ANSWER_WHEN = {"hour": tr("in an hour"), "day": tr("tomorrow")}
 KEEP_OPEN_SECONDS = 10.0
+#: how often a sender looks for claims left by a dead process (and on its first round)
+RECOVER_EVERY = 5.0
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=6)
 #: How long a claim (``sending``) of another host's process is trusted before it counts as
@@ -193,12 +195,29 @@ class Sender:
     smtp: aiosmtplib.SMTP | None = None
     smtp_used: float = 0.0
 
+    #: when this sender last looked for claims orphaned by a dead process (monotonic)
+    recovered_at: float | None = None
     async def close(self) -> None:
         """Quit a kept SMTP connection (the service stops)."""
         smtp, self.smtp = self.smtp, None
         if smtp is not None:
             with contextlib.suppress(aiosmtplib.SMTPException, OSError):
                 await smtp.quit()
+
+    def fresh_connection(self) -> aiosmtplib.SMTP | None:
+        """The kept connection, taken out of the sender, when it may still be trusted (used
+        within ``KEEP_OPEN_SECONDS``); None when there is none or it is stale (then it stays
+        for ``_connection`` to quit)."""
+        kept = self.smtp
+        if kept is not None and kept.is_connected and time.monotonic() - self.smtp_used < KEEP_OPEN_SECONDS:
+            self.smtp = None
+            return kept
+        return None
+
+    def keep(self, smtp: aiosmtplib.SMTP | None) -> None:
+        """Keep ``smtp`` open for the next round (when given)."""
+        if smtp is not None:
+            self.smtp, self.smtp_used = smtp, time.monotonic()
 
     def trip(self, backoff: Backoff, why: object) -> None:
         delay = backoff.failed()
@@ -211,25 +230,34 @@ class Sender:
             log.warning("outbox: %s; next try in %.0f s", why, delay)
 
 
-def _record(ctx: AppContext, outbox_id: int, outcome: str, error: str | None, charge: bool) -> None:
+def _record(ctx: AppContext, outbox_id: int, outcome: str, error: str | None, charge: bool,
+            claim_for: str | None = None) -> tuple[int, str, bytes] | None:
     """Write what happened to a claimed mail: ``sent``, ``released`` (back to pending after a
-    temporary refusal; ``charge`` counts it against ``max_send_attempts``) or ``failed``."""
+    temporary refusal; ``charge`` counts it against ``max_send_attempts``) or ``failed``.
+
+    ``claim_for``: also claim the next due mail for this owner in the same commit (returned
+    as ``claim_outbox`` does): one commit per mail sent instead of two."""
     now = ctx.clock.now()
     with ctx.db.begin() as conn:
         if outcome == "sent":
+            conn.execute(_SENT, {"outbox_id": outbox_id, "now": now})
+        else:
+            row = conn.execute(select(Outbox.attempts).where(col(Outbox.id) == outbox_id)).one()
+            attempts = row[0] + (1 if charge or outcome == "failed" else 0)
+            gives_up = outcome == "failed" or attempts >= ctx.settings.max_send_attempts
+            if gives_up:
+                log.error("giving up on outbox mail %s: %s", outbox_id, error)
             conn.execute(update(Outbox).where(col(Outbox.id) == outbox_id, col(Outbox.status) == "sending")
-                         .values(status="sent", sent_at=now, sends=col(Outbox.sends) + 1,
-                                 attempts=col(Outbox.attempts) + 1, claimed_by=None))
-            return
-        row = conn.execute(select(Outbox.attempts).where(col(Outbox.id) == outbox_id)).one()
-        attempts = row[0] + (1 if charge or outcome == "failed" else 0)
-        gives_up = outcome == "failed" or attempts >= ctx.settings.max_send_attempts
-        if gives_up:
-            log.error("giving up on outbox mail %s: %s", outbox_id, error)
-        conn.execute(update(Outbox).where(col(Outbox.id) == outbox_id, col(Outbox.status) == "sending")
-                     .values(status="failed" if gives_up else "pending", attempts=attempts,
-                             last_error=(error or "")[:1000], claimed_by=None,
-                             next_attempt_at=now + (backoff(attempts) if charge else timedelta(0))))
+                         .values(status="failed" if gives_up else "pending", attempts=attempts,
+                                 last_error=(error or "")[:1000], claimed_by=None,
+                                 next_attempt_at=now + (backoff(attempts) if charge else timedelta(0))))
+        return claim_outbox_in(conn, claim_for, now) if claim_for is not None else None
+
+
+#: built once: the statement runs once per mail sent
+_SENT = (update(Outbox).where(col(Outbox.id) == bindparam("outbox_id"), col(Outbox.status) == "sending")
+         .values(status="sent", sent_at=bindparam("now"), sends=col(Outbox.sends) + 1,
+                 attempts=col(Outbox.attempts) + 1, claimed_by=None))
 
 
 def _recover_claims(ctx: AppContext, sender: Sender) -> None:
@@ -274,13 +302,16 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
     """Send every due mail (up to ``limit``) over one SMTP connection; returns mails sent.
 
     Each mail is claimed (``pending`` → ``sending``) in a small commit before it is handed
-    to SMTP and recorded (``sent``) right after; a crash in between resends it once at most
-    (``_recover_claims``). When a claim or a record cannot be written the breaker of
-    ``sender`` opens and nothing more is sent until the database takes writes again.
+    to SMTP and recorded (``sent``) right after — in the same commit as the claim of the
+    next mail; a crash in between resends it once at most (``_recover_claims``, run on a
+    sender's first round and then every ``RECOVER_EVERY`` seconds). When a claim or a
+    record cannot be written the breaker of ``sender`` opens and nothing more is sent until
+    the database takes writes again.
     """
     sender = sender or Sender()
     if time.monotonic() < sender.retry_at:
         return 0
+    kept = sender.fresh_connection()
     try:
         for held_id, (held, held_error, held_charge) in list(sender.unrecorded.items()):
             _record(ctx, held_id, held, held_error, held_charge)
@@ -288,19 +319,22 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
             if sender.breaker_open:
                 log.warning("outbox: the database takes writes again; sends recorded, sending resumes")
                 sender.breaker_open = False
-        _recover_claims(ctx, sender)
-        due = outbox_due(ctx.db, ctx.clock.now())
+        if sender.recovered_at is None or time.monotonic() - sender.recovered_at >= RECOVER_EVERY:
+            _recover_claims(ctx, sender)
+            sender.recovered_at = time.monotonic()
+        # with a kept connection the claim itself says whether anything is due (one query less)
+        due = kept is not None or outbox_due(ctx.db, ctx.clock.now())
     except Exception as exc:
         if not is_transient(exc):
             raise
+        sender.keep(kept)
         sender.trip(sender.db_backoff, exc)
         return 0
-    if sender.breaker_open and not due:
-        return 0  # nothing to claim: the breaker stays open until a write goes through
     if not due:
-        return 0
+        sender.keep(kept)
+        return 0  # nothing to claim (with the breaker open: it stays open until a write goes through)
     try:
-        smtp = await _connection(ctx, sender)
+        smtp = kept or await _connection(ctx, sender)
     except (aiosmtplib.SMTPException, OSError) as exc:
         sender.trip(sender.smtp_backoff, f"SMTP server unavailable: {exc}")
         return 0
@@ -308,14 +342,14 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
     cfg = ctx.settings
     healthy = False
     try:
-        for _ in range(limit):
-            try:  # the next due mail no other worker holds (SKIP LOCKED on PostgreSQL)
-                claimed = claim_outbox(ctx.db, sender.owner, ctx.clock.now())
-            except Exception as exc:
-                if not is_transient(exc):
-                    raise
-                sender.trip(sender.db_backoff, exc)
-                break
+        try:  # the next due mail no other worker holds (SKIP LOCKED on PostgreSQL)
+            claimed = claim_outbox(ctx.db, sender.owner, ctx.clock.now())
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            sender.trip(sender.db_backoff, exc)
+            claimed, limit = None, 0
+        for n in range(limit):
             if sender.breaker_open:
                 log.warning("outbox: the database takes writes again; sending resumes")
                 sender.breaker_open = False
@@ -341,8 +375,9 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
                 # problem (a full mailbox) and counts; otherwise the server is in trouble
                 charge = sent > 0
                 stop = stop or not charge
+            more = not stop and n + 1 < limit
             try:
-                _record(ctx, outbox_id, outcome, error, charge)
+                claimed = _record(ctx, outbox_id, outcome, error, charge, sender.owner if more else None)
             except Exception as exc:
                 if not is_transient(exc):
                     raise
@@ -358,10 +393,10 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
                 sender.trip(sender.smtp_backoff, f"SMTP refused or dropped: {error}")
                 break
         else:
-            healthy = True
+            healthy = limit > 0
     finally:
         if sender.keep_open and healthy and smtp.is_connected:
-            sender.smtp, sender.smtp_used = smtp, time.monotonic()
+            sender.keep(smtp)
         else:
             with contextlib.suppress(aiosmtplib.SMTPException, OSError):
                 await smtp.quit()
@@ -369,14 +404,12 @@ async def send_due(ctx: AppContext, limit: int = 200, sender: Sender | None = No
 
 
 async def _connection(ctx: AppContext, sender: Sender) -> aiosmtplib.SMTP:
-    """The kept connection of ``sender`` when it is fresh, else a new one (logged in).
+    """A new connection (logged in); a kept one that is no longer fresh is quit first.
 
-    Reused only within ``KEEP_OPEN_SECONDS`` of its last round: a server may drop an idle
-    client, and a send failing halfway must not be how we find out."""
+    Reused only within ``KEEP_OPEN_SECONDS`` of its last round (``Sender.fresh_connection``):
+    a server may drop an idle client, and a send failing halfway must not be how we find out."""
     kept, sender.smtp = sender.smtp, None
     if kept is not None:
-        if kept.is_connected and time.monotonic() - sender.smtp_used < KEEP_OPEN_SECONDS:
-            return kept
         with contextlib.suppress(aiosmtplib.SMTPException, OSError):
             await kept.quit()
     cfg = ctx.settings

@@ -38,6 +38,7 @@ from service.inbound.pipeline import (
 from service.leagues.rounds import advance_all
 from service.outbound.outbox import Sender, send_due, send_now
 from service.outbound.render import build_message
+from service.outbound.smtpthread import SmtpThread
 from service.play.start import create_game
 from service.schedule.deadlines import DeadlinePolicy, act_on_missed, send_reminders
 from service.schedule.digests import send_daily_digests
@@ -82,6 +83,8 @@ class Service:
         self.stuck_rounds = 0
         self._flush_lock = asyncio.Lock()
         self.sender = Sender(owner=self.owner)
+        #: while serving: the thread the outbox rounds (SMTP and their small commits) run on
+        self._smtp_thread: SmtpThread | None = None
         self.poll_backoff = Backoff()
         self.idle_backoff = Backoff()
         self.poll_trouble = False
@@ -208,7 +211,10 @@ class Service:
         return False
 
     async def flush_outbox(self) -> int:
-        return await send_due(self.ctx, sender=self.sender)
+        """One outbox round; while serving it runs on the SMTP thread (``SmtpThread``), so
+        answers go out while the next reply is processed on this loop."""
+        work = send_due(self.ctx, sender=self.sender)
+        return await (self._smtp_thread.run(work) if self._smtp_thread is not None else work)
 
     async def tell_waiting_players(self) -> int:
         """Tell each player whose reply has waited ``delay_notice_seconds`` for a passing
@@ -294,7 +300,7 @@ class Service:
 
     async def _poll_round(self) -> None:
         try:
-            handled = await self.poll_once(after_each=self._flush_once)
+            handled = await self.poll_once(after_each=self._answers_out)
         except Exception as exc:
             if not is_transient(exc):
                 raise
@@ -321,6 +327,13 @@ class Service:
         if self._retry_handle is not None:
             self._retry_handle.cancel()
         self._retry_handle = asyncio.get_running_loop().call_later(delay, self._wakes[name].set)
+
+    async def _answers_out(self) -> None:
+        """After each handled mail: wake the outbox worker, which hands its round to the SMTP
+        thread at once, so a mail's answers go out while the next mail is processed here
+        instead of before it."""
+        self._wakes["outbox"].set()
+        await asyncio.sleep(0)
 
     async def _flush_once(self) -> int:
         """``flush_outbox``, never two at once (the poll and the outbox worker both flush)."""
@@ -485,6 +498,7 @@ class Service:
         for name, (_seconds, job) in jobs.items():
             self._start_worker(name, job)
         self.sender.keep_open = True
+        self._smtp_thread = SmtpThread()
         scheduler.start()
         idle = asyncio.create_task(self._idle_loop(), name="pbem-idle")
         job_of = {name: job for name, (_seconds, job) in jobs.items()}
@@ -500,8 +514,14 @@ class Service:
                 wake.set()  # a waiting worker sees the stop; a busy one finishes its round first
             await asyncio.gather(idle, watchdog, return_exceptions=True)
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+            try:  # the answers of mails the last round committed (their send was only woken)
+                await self._flush_once()
+            except Exception:
+                log.exception("outbox: the last round before stopping failed; sent at the next start")
             self.sender.keep_open = False
-            await self.sender.close()
+            smtp_thread, self._smtp_thread = self._smtp_thread, None
+            await smtp_thread.run(self.sender.close())
+            smtp_thread.close()
             await asyncio.to_thread(self.inbox.close)
             self.mailbox_lock.release()
 

@@ -27,8 +27,8 @@ from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, false, or_, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import and_, bindparam, false, or_, select, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
 
@@ -129,18 +129,27 @@ def claim_outbox(engine: Engine, me: str, now: datetime) -> tuple[int, str, byte
     """Claim the oldest due ``pending`` outbox mail (``sending``, claimed by ``me``); its
     ``(id, to, raw)``, or None when nothing is due. One mail at a time, right before it is
     handed to SMTP: a crash leaves at most this one mail of the worker in doubt."""
-    pending = and_(col(Outbox.status) == "pending", col(Outbox.next_attempt_at) <= now)
-    pick = select(col(Outbox.id)).where(pending).order_by(col(Outbox.id)).limit(1).with_for_update(skip_locked=True)
     with engine.begin() as conn:
-        picked = conn.execute(pick).scalar()
-        if picked is None:
-            return None
-        row = conn.execute(
-            update(Outbox).where(col(Outbox.id) == picked, pending)
-            .values(status="sending", claimed_at=now, claimed_by=me)
-            .returning(col(Outbox.id), col(Outbox.to_address), col(Outbox.raw))
-        ).first()
+        return claim_outbox_in(conn, me, now)
+
+
+def claim_outbox_in(conn: Connection, me: str, now: datetime) -> tuple[int, str, bytes] | None:
+    """``claim_outbox`` inside the caller's transaction: the outbox records a sent mail and
+    claims the next one in ONE commit (half the commits per mail sent)."""
+    picked = conn.execute(_PICK_OUTBOX, {"now": now}).scalar()
+    if picked is None:
+        return None
+    row = conn.execute(_CLAIM_OUTBOX, {"picked": picked, "now": now, "me": me}).first()
     return None if row is None or row[0] is None else (int(row[0]), str(row[1]), bytes(row[2]))
+
+
+#: the claim's two statements, built once (building a statement cost more than running it)
+_PENDING = and_(col(Outbox.status) == "pending", col(Outbox.next_attempt_at) <= bindparam("now"))
+_PICK_OUTBOX = (select(col(Outbox.id)).where(_PENDING).order_by(col(Outbox.id)).limit(1)
+                .with_for_update(skip_locked=True))
+_CLAIM_OUTBOX = (update(Outbox).where(col(Outbox.id) == bindparam("picked"), _PENDING)
+                 .values(status="sending", claimed_at=bindparam("now"), claimed_by=bindparam("me"))
+                 .returning(col(Outbox.id), col(Outbox.to_address), col(Outbox.raw)))
 
 
 def outbox_due(engine: Engine, now: datetime) -> bool:

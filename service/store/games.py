@@ -101,8 +101,9 @@ def save_state(session: Session, ctx: AppContext, game: Game, engine: Engine[Any
         "paused_left": None if game.paused else game.paused_left,
         "outcome": json.dumps(outcome.to_json()) if outcome is not None else game.outcome,
     }
-    result = session.execute(
-        update(Game).where(col(Game.id) == game.id, col(Game.version) == game.version).values(**values)
+    result = session.execute(  # the game object is updated below: no ORM evaluation of the criteria
+        update(Game).where(col(Game.id) == game.id, col(Game.version) == game.version).values(**values),
+        execution_options={"synchronize_session": False},
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise StaleGame(f"game {game.id} changed under us (version {game.version})")

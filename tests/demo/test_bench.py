@@ -24,6 +24,11 @@ def test_pipeline_bench_applies_every_reply_and_measures_both_sides() -> None:
     assert report.service_s > 0 and report.raw_fetch_s > 0 and report.raw_send_s > 0
     assert 0 < report.latency_p50_s <= report.latency_p95_s
     assert any("ratio service/raw" in line for line in report.lines())
+    # the service's database work is counted; a reply costs its store, its processing and one
+    # commit per mail sent (record and next claim together), plus a share of the batch claims
+    assert report.statements > 0
+    assert report.commits <= 4 * report.replies, report.commits
+    assert any("statements" in line and "commits" in line for line in report.lines())
 
 
 def test_scale_bench_measures_a_cycle_per_size_without_full_scans() -> None:

@@ -128,3 +128,61 @@ def test_sweep_plays_the_default_move_after_the_deadline(tmp_path: Path) -> None
         told = s.exec(select(Outbox).where(Outbox.kind == "missed").order_by(col(Outbox.id))).all()
         assert {m.to_address for m in told} == {"a@x.test", "b@x.test"}  # the late one and the other
     assert asyncio.run(service.sweep()) == []  # the new deadline lies ahead
+
+
+@pytest.mark.e2e
+def test_each_mail_sent_costs_one_commit_its_record_and_the_next_claim_together(
+    mail_stack: Any, tmp_path: Path
+) -> None:
+    """The outbox claims a mail before SMTP and records it after; the record of one mail and
+    the claim of the next share a commit, so N mails cost N + 1 commits (not 2N + 1), and
+    every mail is still sent exactly once, in order, each recorded ``sent`` once."""
+    from sqlalchemy import event
+
+    from tests.support.mailservers import fetch_all
+
+    mail_stack.add_user("ann@pbem.test", "pw")
+    ctx = ctx_for(mail_stack, tmp_path)
+    rows = [queue(ctx, "ann@pbem.test") for _ in range(5)]
+    commits: list[int] = []
+    event.listen(ctx.db, "commit", lambda _conn: commits.append(1))
+    assert asyncio.run(send_due(ctx)) == 5
+    assert len(commits) == 5 + 1
+    received = [parse(raw)["Message-ID"] for raw in fetch_all(mail_stack, "ann@pbem.test", "pw")]
+    assert received == [row.message_id for row in rows if row is not None]
+    with ctx.session() as s:
+        stored = s.exec(select(Outbox).order_by(col(Outbox.id))).all()
+    assert [(o.status, o.sends, o.claimed_by) for o in stored] == [("sent", 1, None)] * 5
+
+
+@pytest.mark.e2e
+def test_serving_sends_on_its_smtp_thread_and_stops_it(mail_stack: Any, tmp_path: Path) -> None:
+    """``serve_forever`` runs the outbox rounds on a thread of their own (answers go out while
+    the next reply is processed); a queued mail is sent, and the thread ends with the service."""
+    import threading
+
+    from tests.support.mailservers import fetch_all
+
+    mail_stack.add_user("ann@pbem.test", "pw")
+    service = Service(make_settings(mail_stack, tmp_path, poll_interval_seconds=60, outbox_interval_seconds=60))
+    row = queue(service.ctx, "ann@pbem.test")
+    assert row is not None
+
+    async def scenario() -> list[str]:
+        task = asyncio.create_task(service.serve_forever())
+        try:
+            for _ in range(200):  # the first outbox round runs 0.2 s after the start
+                await asyncio.sleep(0.05)
+                with service.session() as s:
+                    if s.get_one(Outbox, row.id).status == "sent":
+                        break
+            return [t.name for t in threading.enumerate()]
+        finally:
+            service.stop()
+            await asyncio.wait_for(task, 20)
+
+    running = asyncio.run(scenario())
+    assert "pbem-smtp" in running
+    assert "pbem-smtp" not in [t.name for t in threading.enumerate()]
+    (raw,) = fetch_all(mail_stack, "ann@pbem.test", "pw")
+    assert parse(raw)["Message-ID"] == row.message_id
