@@ -2,10 +2,12 @@
 
 Why: a reply is processed synchronously (parse, apply, render, commit) on the service's
 event loop, so while it runs no SMTP response can be read there. ``pbem serve`` runs its
-SMTP client (aiosmtplib, the same code as everywhere) on this thread instead: the outbox
-worker claims a mail and records it on the service's loop as before, and while the
-conversation with the server goes on here the next reply is processed. Every database
-write stays on the service's loop; only socket I/O happens on this thread.
+SMTP client (aiosmtplib, the same code as everywhere) on this thread instead: a whole outbox
+round (``send_due``: claim a mail, hand it to SMTP, record it — each in its own small commit,
+as before) runs here, and meanwhile the next reply is processed on the service's loop. The
+two threads share the database engine (its pool gives each its own connection; SQLite's busy
+timeout orders their writes) and nothing else: the outbox's ``Sender`` is only touched by the
+round running here, one round at a time (the service's flush lock).
 """
 
 from __future__ import annotations
