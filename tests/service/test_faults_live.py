@@ -203,18 +203,23 @@ def run_table(world: World, stack: Any, tmp_path: Path, faults: Callable[[Table]
                 new = s.exec(select(func.count()).select_from(InboundMail).where(InboundMail.status == "new")).one()
                 pending = s.exec(select(func.count()).select_from(Outbox)
                                  .where(col(Outbox.status).in_(("pending", "sending")))).one()
+                # every game played to its end: a quiet moment alone is not the end (a player may
+                # be about to answer the turn mail that just arrived — seen: 7 replies sent in
+                # the last look, after everything else had gone quiet)
+                active = s.exec(select(Game.id).where(Game.status == "active")).all()
             unanswered = [r for r in players.sent_between(0, time.time()) if r.answered is None]
             last.update(new=new, pending=pending, unanswered=[(r.player, r.tag, r.message_id) for r in unanswered[:5]],
-                        unanswered_count=len(unanswered))
-            return new == 0 and pending == 0 and not unanswered
+                        unanswered_count=len(unanswered), active_games=list(active))
+            return new == 0 and pending == 0 and not unanswered and not active
 
         try:
             # a bound, not a timing test: on a loaded machine (CI runs the slow suite on both cores)
             # a restart after kill -9 has taken 16 s and more
-            wait_for(settled, 480, "every reply answered and the outbox drained")
+            wait_for(settled, 480, "every game finished, every reply answered and the outbox drained")
+            time.sleep(3)  # a last look: nothing more may arrive
+            assert settled(), "something arrived after the table had settled"
         except AssertionError as exc:
             raise AssertionError(f"{exc}: {last}") from None
-        time.sleep(3)  # a last look: nothing more may arrive
     finally:
         players.stop()
         server.stop()
