@@ -175,12 +175,15 @@ def _who(s: BarcadiaState, seat: Seat, lang: str | None) -> str:
 
 
 def _card_word(deck: str, card_id: str, lang: str | None) -> str:
-    """A card as a command names it: the id, or its name in ``lang`` when translated (and it
-    reads back to the same card)."""
+    """A card as a command names it: its name in ``lang`` (English too: a player reads "drop
+    crown of courage", never the id "boss-crown") when that name reads back to the same card;
+    the id for the canonical command (``lang`` None) or a name that would not read back."""
+    if lang is None:
+        return card_id
     c = content()
     card = {"loot": c.loot, "powerup": c.powerups, "character": c.characters}[deck][card_id]
-    said = _in(lang, card.name, card_id)
-    return said.lower() if said != card_id and card_slugs(deck).get(slug(said)) == card_id else card_id
+    said = card.name.get(lang)
+    return said.lower() if card_slugs(deck).get(slug(said)) == card_id else card_id
 
 
 def format_action(s: BarcadiaState, a: Action, lang: str | None = None) -> str:

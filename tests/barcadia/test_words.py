@@ -153,3 +153,16 @@ def test_public_events_never_say_you(seed: int) -> None:
                 assert not re.search(r"\byour?\b", e.text.en, re.IGNORECASE), e.text.en
                 assert "bạn" not in e.text.vi, e.text.vi
     assert told > 100
+
+
+def test_menus_name_a_card_by_its_name_in_english_too_never_by_its_id() -> None:
+    """"drop boss-crown" told an English reader nothing; the menu says "drop crown of courage",
+    which reads back to the same card, and the canonical command keeps the id."""
+    from engines.barcadia.commands import _card_word, card_slugs, slug
+
+    for deck, card_id, en in (("powerup", "boss-crown", "crown of courage"),
+                              ("powerup", "guardian-charm", "guardian's bane")):
+        assert _card_word(deck, card_id, "en") == en
+        assert card_slugs(deck)[slug(en)] == card_id
+        assert _card_word(deck, card_id, None) == card_id
+        assert _card_word(deck, card_id, "vi") != card_id  # the Vietnamese name
