@@ -82,10 +82,15 @@ class AdvisoryLock:
         return True
 
     def release(self) -> None:
+        """Unlock at once, then close the connection. Closing alone frees the lock only when
+        the server's backend notices and exits, a moment later: a job taking the lock again
+        right away (two sweeps in a row) found it still held and skipped its round."""
         with self._mutex:
             self._granted = False
             conn, self._conn = self._conn, None
         if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": self.key})
             self._drop(conn)
 
     @staticmethod

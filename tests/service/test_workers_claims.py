@@ -22,7 +22,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import insert, update
+from sqlalchemy import insert, text, update
 from sqlmodel import col, select
 
 from service.clock import ManualClock
@@ -210,3 +210,31 @@ def test_two_sweeps_at_once_queue_each_reminder_once(ctx: AppContext) -> None:
     assert set(reminders.values()) == {1}, reminders
     for service in services:
         service.ctx.db.dispose()
+
+
+def test_a_released_job_lock_is_free_at_once_for_the_next_round(ctx: AppContext) -> None:
+    """Found in CI: closing the holder's connection frees an advisory lock only when the server's
+    backend exits, a moment later — the second of two sweeps in a row skipped its round. Release
+    unlocks on the holder's own connection before closing it (checked by the statements it runs,
+    which does not depend on timing), and the lock is then free for the next round at once."""
+    from sqlalchemy import event
+
+    said: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        said.append(statement)
+
+    event.listen(ctx.db, "before_cursor_execute", record)
+    try:
+        for _ in range(10):
+            said.clear()
+            with job_lock(ctx.db, "sweep") as mine:
+                assert mine
+            assert any("pg_advisory_unlock" in statement for statement in said), said
+            with ctx.db.connect() as conn:
+                held = conn.execute(text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                                         "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                                         )).scalar()
+            assert held == 0
+    finally:
+        event.remove(ctx.db, "before_cursor_execute", record)
