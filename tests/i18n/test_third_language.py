@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from service.outbound.render import Renderer
 from service.play.player_commands import _set_lang
 from service.store.models import Player
 from tests.i18n.mails import game_mails
+from tests.support.catalogs import added_language
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,16 +42,9 @@ msgstr[1] "Reçu, %(player)s — on attend %(count)s autres joueurs."
 
 @pytest.fixture
 def with_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A copy of the packaged catalogs plus ``fr/LC_MESSAGES/pbem.po``, as the catalog folder."""
-    locale = tmp_path / "locale"
-    shutil.copytree(ROOT / "engines" / "locale", locale)
-    (locale / "fr" / "LC_MESSAGES").mkdir(parents=True)
-    (locale / "fr" / "LC_MESSAGES" / "pbem.po").write_text(FRENCH, encoding="utf-8")
-    monkeypatch.setenv(i18n.LOCALE_ENV, str(locale))
-    i18n.reload()
-    yield locale
-    monkeypatch.delenv(i18n.LOCALE_ENV)
-    i18n.reload()
+    """The packaged catalogs plus ``fr/LC_MESSAGES/pbem.po``, as the catalog folder."""
+    with added_language(tmp_path, monkeypatch, "fr", FRENCH) as locale:
+        yield locale
 
 
 def test_french_is_served_once_its_catalog_is_there(with_french: Path) -> None:

@@ -5,19 +5,18 @@ sentences show in views and events, and an old saved TAC state still reads."""
 from __future__ import annotations
 
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from engines import i18n
 from engines.barcadia.content import content as barcadia_content
 from engines.barcadia.engine import ENGINE as BARCADIA
 from engines.contract import Choice, Engine
 from engines.grizzled.engine import ENGINE as GRIZZLED
 from engines.tac.engine import ENGINE as TAC
 from engines.tac.setup import position
+from tests.support.catalogs import added_language
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,15 +66,8 @@ msgstr "Gobelin"
 @pytest.fixture
 def with_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The packaged catalogs plus ``fr/LC_MESSAGES/pbem.po``, as the catalog folder."""
-    locale = tmp_path / "locale"
-    shutil.copytree(ROOT / "engines" / "locale", locale)
-    (locale / "fr" / "LC_MESSAGES").mkdir(parents=True)
-    (locale / "fr" / "LC_MESSAGES" / "pbem.po").write_text(FRENCH, encoding="utf-8")
-    monkeypatch.setenv(i18n.LOCALE_ENV, str(locale))
-    i18n.reload()
-    yield locale
-    monkeypatch.delenv(i18n.LOCALE_ENV)
-    i18n.reload()
+    with added_language(tmp_path, monkeypatch, "fr", FRENCH) as locale:
+        yield locale
 
 
 def _parses_back(engine: Engine, state: object, seat: int, choice: Choice, lang: str) -> str:
@@ -136,10 +128,7 @@ def test_a_third_languages_polite_words_around_a_command_are_fillers(
     from engines.wording import strip_fillers
 
     assert strip_fillers("3 merci") == "3 merci"
-    locale = tmp_path / "locale"
-    shutil.copytree(ROOT / "engines" / "locale", locale)
-    (locale / "fr" / "LC_MESSAGES").mkdir(parents=True)
-    (locale / "fr" / "LC_MESSAGES" / "pbem.po").write_text(FRENCH.split("msgctxt")[0] + '''
+    fillers = FRENCH.split("msgctxt")[0] + '''
 msgctxt "trailing fillers"
 msgid "please | pls | plz | thanks | thank you | thx | ty | cheers | ok | thanks a lot"
 msgstr "merci | merci beaucoup | svp | s'il vous plaît"
@@ -147,13 +136,8 @@ msgstr "merci | merci beaucoup | svp | s'il vous plaît"
 msgctxt "leading fillers"
 msgid "please | pls | plz | ok | okay | hi | hello | my move | my move is | ok so"
 msgstr "bonjour | salut"
-''', encoding="utf-8")
-    monkeypatch.setenv(i18n.LOCALE_ENV, str(locale))
-    i18n.reload()
-    try:
+'''
+    with added_language(tmp_path, monkeypatch, "fr", fillers):
         assert strip_fillers("bonjour 3 merci beaucoup") == "3"
         assert strip_fillers("chọn 2 nhé, merci") == "chọn 2"
-    finally:
-        monkeypatch.delenv(i18n.LOCALE_ENV)
-        i18n.reload()
     assert strip_fillers("3 merci") == "3 merci"

@@ -5,7 +5,6 @@ mail of the demo game fits two phone screens."""
 from __future__ import annotations
 
 import ast
-import shutil
 import tomllib
 from collections.abc import Iterator
 from importlib import resources
@@ -14,9 +13,9 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from engines import i18n
 from engines.tagteam import catalog, commands, words
 from engines.tagteam.engine import ENGINE
+from tests.support.catalogs import added_language
 
 ROOT = Path(__file__).resolve().parents[2]
 TAGTEAM = ROOT / "engines" / "tagteam"
@@ -148,15 +147,9 @@ msgstr "le jeton {token}"
 
 @pytest.fixture
 def with_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    locale = tmp_path / "locale"
-    shutil.copytree(LOCALE, locale)
-    (locale / "fr" / "LC_MESSAGES").mkdir(parents=True)
-    (locale / "fr" / "LC_MESSAGES" / "pbem.po").write_text(FRENCH, encoding="utf-8")
-    monkeypatch.setenv(i18n.LOCALE_ENV, str(locale))
-    i18n.reload()
-    yield locale
-    monkeypatch.delenv(i18n.LOCALE_ENV)
-    i18n.reload()
+    """The packaged catalogs plus ``fr/LC_MESSAGES/pbem.po``, as the catalog folder."""
+    with added_language(tmp_path, monkeypatch, "fr", FRENCH) as locale:
+        yield locale
 
 
 def _to_build() -> object:
