@@ -45,7 +45,8 @@ def _session(config: Path | None) -> Iterator[tuple[Session, AppContext]]:
             s.commit()
         except (LeagueError, ValueError, KeyError) as exc:
             s.rollback()
-            _fail(str(exc).strip("'\""))
+            # a KeyError's str() is its repr ('name'); every other error's text is the message
+            _fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc))
 
 
 def _league(s: Session, name: str) -> Any:
@@ -56,6 +57,13 @@ def _league(s: Session, name: str) -> Any:
     if league is None:
         raise LeagueError(f"no league {name!r}")
     return league
+
+
+def _names(s: Session, player_ids: list[int]) -> str:
+    """Players by name, in the order given: an operator reads names, not row ids."""
+    from service.store.models import Player
+
+    return ", ".join((p.name if (p := s.get(Player, pid)) else f"#{pid}") for pid in player_ids)
 
 
 @league_app.command("new")
@@ -123,7 +131,7 @@ def league_show(name: str, config: ConfigOpt = None) -> None:
         table = Table("game", "players (seat order)", "status", "points")
         for lg in games:
             game = s.get(Game, lg.game_id)
-            table.add_row(str(lg.game_id), " ".join(map(str, json.loads(lg.seats))), game.status if game else "?",
+            table.add_row(str(lg.game_id), _names(s, json.loads(lg.seats)), game.status if game else "?",
                           lg.points or "")
         console.print(table)
 
@@ -158,15 +166,18 @@ def league_start(name: str, config: ConfigOpt = None) -> None:
 @league_app.command("pair")
 def league_pair(name: str, config: ConfigOpt = None) -> None:
     """Show the pairing the next round would get (nothing is created)."""
-    from service.leagues.season import pair_round
+    from service.leagues.season import LeagueError, pair_round
 
     with _session(config) as (s, ctx):
         league = _league(s, name)
+        if league.status == "finished" or (league.rounds and league.current_round >= league.rounds):
+            raise LeagueError(f"league {name} has played all its {league.rounds} rounds: there is no next round")
         rnd = pair_round(s, league, league.current_round + 1, ctx.clock.now())
+        console.print(f"round {league.current_round + 1} would be:", markup=False)
         for game in rnd.games:
-            console.print(" vs ".join(map(str, game)))
+            console.print("  " + " vs ".join(_names(s, [pid]) for pid in game), markup=False)
         if rnd.byes:
-            console.print("byes: " + " ".join(map(str, rnd.byes)))
+            console.print("  byes: " + _names(s, list(rnd.byes)), markup=False)
         s.rollback()
 
 

@@ -79,9 +79,17 @@ def standings_section(rows: list[Row], lang: str, me: int | None, title: str) ->
         if r.player_id == me:
             mine = n - 1
             text[n] += "  ←"
-    return {"title": title, "items": [], "text": text,
+    return {"title": title, "items": [], "text": text, "note": standings_legend(lang),
             "table": {"head": head, "rows": body, "numeric": [True, False, True, True, True, True, True],
                       "mine": mine}}
+
+
+def standings_legend(lang: str) -> list[str]:
+    """What the short column heads mean: a member meets "BH" and a rating below zero once, and
+    should not have to ask what they are."""
+    return [_t(lang, tr("Pl: games played · W: games won · Pts: league points")),
+            _t(lang, tr("BH (Buchholz): the points of everyone you played, added up; it breaks ties")),
+            _t(lang, tr("Rating: the service's estimate of your skill (OpenSkill); it starts at 0"))]
 
 
 # -- one round -----------------------------------------------------------------------

@@ -42,13 +42,16 @@ def test_a_league_from_the_command_line(env: dict[str, str], monkeypatch: pytest
             join(s, ctx, "spring", create_player(s, f"p{i}@x.test", name, ctx=ctx))
         s.commit()
     code, out = _run(env, "pair", "spring")
-    assert code == 0 and out.count(" vs ") == 2
+    assert code == 0 and out.count(" vs ") == 2 and "round 1 would be" in out
+    assert all(name in out for name in ["Anh", "Bình", "Chi", "Dũng"]), "players by name, not row id"
     code, out = _run(env, "start", "spring")
     assert code == 0 and "round 1 of 3 started" in out
     code, out = _run(env, "list")
     assert code == 0 and "spring" in out and "running" in out and "1/3" in out
     code, out = _run(env, "show", "spring")
     assert code == 0 and "Anh <p0@x.test>" in out
+    assert out.count(" vs ") == 0 and sum(f"{a}, {b}" in out for a in ["Anh", "Bình", "Chi", "Dũng"]
+                                          for b in ["Anh", "Bình", "Chi", "Dũng"]) == 2, "the games' players by name"
     code, out = _run(env, "standings", "spring", "--lang", "vi", "--mail")
     assert code == 0 and "Người chơi" in out and "Dũng" in out
     with ctx.session() as s:
@@ -77,7 +80,7 @@ def test_a_league_from_the_command_line(env: dict[str, str], monkeypatch: pytest
     (("new", "x", "tagteam", "--round-days", "0"), "positive"),
     (("new", "x", "tagteam", "-o", "draft"), "NAME=VALUE"),
     (("new", "x", "tagteam", "--policy", "hours=0"), "bad deadline policy"),
-    (("show", "nope"), "no league"),
+    (("show", "nope"), "no league 'nope'"),
     (("start", "nope"), "no league"),
     (("standings", "nope"), "no league"),
     (("settle", "nope", "3"), "no league"),

@@ -127,6 +127,10 @@ def test_the_round_mail_tells_each_member_the_round_the_standings_and_their_next
             mine = next(line for line in text.splitlines() if line.endswith("←"))
             assert player.name in mine, "the reader's own row is marked"
             assert '<table class="pb-table"' in html and "pb-mine" in html and "<th scope=\"col\"" in html
+            legend = ("BH (Buchholz): tổng điểm của những người bạn đã gặp" if vi
+                      else "BH (Buchholz): the points of everyone you played, added up")
+            assert legend in text and legend in html, "the short column heads are explained"
+            assert ("Hệ số" if vi else "Rating") in text.split(legend)[1], "and the rating"
             if member.status == "dropped":
                 assert player.id == quitter.id
                 assert ("bạn rời giải nên ván được tính là bạn thua" if vi else "so it counts as your loss") in text
