@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
+import engines
 from engines.contract import Text, tr
 from service.leagues import report, season
 from service.play import player_commands
@@ -32,17 +33,51 @@ def _who(box: Any) -> Player:
     return player
 
 
+#: a league format as a player reads it
+FORMAT_WORDS: dict[str, Text] = {
+    "round-robin": tr("round robin: everyone plays everyone once"),
+    "swiss": tr("Swiss: each round you meet someone with your score"),
+    "partners": tr("partners change every round"),
+    "tables": tr("tables of several players, mixed every round"),
+}
+
+#: a league game's state as a player reads it (``Game.status``)
+GAME_STATUS_WORDS: dict[str, Text] = {
+    "active": tr("in play"),
+    "finished": tr("over"),
+    "resigned": tr("over"),
+}
+
+
+def engine_title(engine_id: str) -> str:
+    """The game's printed name (``Tag Team``), not its id (``tagteam``)."""
+    try:
+        return str(engines.get(engine_id).title)
+    except KeyError:
+        return engine_id
+
+
 def _leagues(box: Any, args: list[str]) -> None:
+    """One paragraph per league open for sign-up or running: what game, how it is played, how
+    full it is, and what to write to join."""
     lang = _who(box).lang
     found = box.session.exec(select(League).where(col(League.status).in_(("open", "running")))
                              .order_by(col(League.id))).all()
-    lines = []
+    lines: list[str] = []
     for league in found:
         count = len(season.members(box.session, league))
-        state = (tr("sign-up open")[lang] if league.status == "open"
-                 else tr("round {current_round} of {rounds}", current_round=league.current_round, rounds=league.rounds)[lang])
-        lines.append(f"{league.name}: {league.engine}, {league.format}, {count}/{league.max_players} — {state}")
-    box.results.lines = lines or [tr("No league is open right now.")[lang]]
+        how = FORMAT_WORDS.get(league.format)
+        lines.append(f"{league.name} — {engine_title(league.engine)}" + (f"; {how[lang]}" if how else ""))
+        lines.append("  " + tr("{rounds} rounds of {days:g} days; {count} of {most} places taken",
+                               rounds=league.rounds, days=league.round_days, count=count,
+                               most=league.max_players)[lang])
+        if league.status == "open":
+            lines.append("  " + tr("sign-up open: write `join {name}`", name=league.name)[lang])
+        else:
+            lines.append("  " + tr("round {current_round} of {rounds} is being played", current_round=league.current_round,
+                                   rounds=league.rounds)[lang])
+        lines.append("")
+    box.results.lines = lines[:-1] or [tr("No league is open right now.")[lang]]
     box.results.done.append("leagues")
 
 
@@ -83,7 +118,8 @@ def _standings(box: Any, args: list[str]) -> None:
     player = _who(box)
     lang = player.lang
     for league in _my_leagues(box, args):
-        title = tr("League {name} ({engine}), round {current_round} of {rounds}", name=league.name, engine=league.engine, current_round=league.current_round, rounds=league.rounds)[lang]
+        title = tr("League {name} ({engine}), round {current_round} of {rounds}", name=league.name,
+                   engine=engine_title(league.engine), current_round=league.current_round, rounds=league.rounds)[lang]
         box.results.sections.append(report.standings_section(season.table(box.session, league), lang, player.id, title))
     box.results.done.append("standings")
 
@@ -116,7 +152,8 @@ def _schedule(box: Any, args: list[str]) -> None:
             seats = json.loads(lg.seats)
             names = [_name(box, pid) for pid in seats]
             game = box.session.get(Game, lg.game_id)
-            status = game.status if game else "?"
+            said = GAME_STATUS_WORDS.get(game.status) if game else None
+            status = said[lang] if said else (game.status if game else "?")
             mark = " ←" if player.id in seats else ""
             lines.append(f"  #{lg.game_id}: {' – '.join(names)} ({status}){mark}")
         lines.append("")

@@ -45,7 +45,9 @@ def test_join_standings_schedule_and_leave_by_mail(world: World) -> None:
     _to_service(world, players[0], "leagues", 1)
     run(world.step())
     (answer,) = world.new_mails(players[0])
-    assert "spring: tagteam, round-robin, 0/32 — sign-up open" in text_of(answer)
+    text = text_of(answer)
+    assert "spring — Tag Team; round robin: everyone plays everyone once" in text, "the game's name, not its id"
+    assert "3 rounds of 14 days; 0 of 32 places taken" in text and "sign-up open: write `join spring`" in text
     for n, address in enumerate(players):
         _to_service(world, address, "join spring please", 10 + n)
     run(world.step())
@@ -65,6 +67,7 @@ def test_join_standings_schedule_and_leave_by_mail(world: World) -> None:
     run(world.step())
     text = text_of(world.new_mails(players[1])[-1])
     assert "Giải spring, vòng 1/3" in text and "←" in text
+    assert "(đang chơi)" in text and "active" not in text, "the game's state in the reader's words"
     _to_service(world, players[3], "bảng xếp hạng spring", 30)
     run(world.step())
     answer = world.new_mails(players[3])[-1]
