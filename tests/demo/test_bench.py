@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import engines
 from bench.latency import run_latency
 from bench.pipeline import run_pipeline, run_scaling, scaling_lines
 from bench.scale import World, bench_settings, full_scans, run_scale
@@ -55,6 +56,12 @@ def test_latency_bench_times_each_reply_under_light_load() -> None:
     assert len(report.service_ms) == 3
     assert all(0 < s <= e for s, e in zip(report.service_ms, report.end_to_end_ms, strict=True))
     assert any("p95" in line for line in report.lines())
+    # the breakdown: stored -> committed -> last answer sent adds up to the service time
+    assert len(report.pipeline_ms) == len(report.answers_ms) == 3
+    for total, pipe, out in zip(report.service_ms, report.pipeline_ms, report.answers_ms, strict=True):
+        assert pipe > 0 and out > 0 and abs(pipe + out - total) < 0.01
+    assert set(report.engines) <= set(engines.names()) and all(m >= 1 for m in report.mails)
+    assert any(line.strip().startswith(report.engines[0]) for line in report.lines())
 
 
 @pytest.mark.slow

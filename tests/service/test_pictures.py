@@ -127,3 +127,42 @@ def test_tagteam_board_names_the_special_track_in_the_readers_language() -> None
         d = Recorder()
         board._fighter(d, fighter, 0, lang)
         assert any(word in t for t in d.texts), (lang, d.texts)
+
+
+@pytest.mark.parametrize("engine_id", list(PLAYERS))
+def test_cached_text_draws_the_same_bytes_as_pillow(engine_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Labels reuse their glyph masks (``canvas.CachedTextDraw``) for speed only: every
+    picture is byte for byte the one Pillow's own ``ImageDraw.text`` draws, in both languages,
+    drawn twice so the second drawing comes from the cache."""
+    from PIL import ImageDraw
+
+    from service.outbound.pictures import canvas
+
+    draw = pictures.drawer_for(engine_id)
+    assert draw is not None
+    for lang in ("en", "vi"):
+        for view in _views(engine_id, steps=80, seed=5):
+            cached = [draw(view, lang).png for _ in range(2)]
+            with monkeypatch.context() as m:
+                m.setattr(canvas, "CachedTextDraw", ImageDraw.Draw)
+                plain = draw(view, lang).png
+            assert cached[0] == cached[1] == plain
+    assert canvas._text_mask.cache_info().hits > 0
+
+
+def test_cached_text_falls_back_to_pillow_for_what_it_does_not_cache() -> None:
+    """Several lines, a stroke or no anchor still draw exactly as Pillow draws them."""
+    from PIL import ImageDraw
+
+    from service.outbound.pictures import canvas
+
+    def drawn(make: type) -> bytes:
+        image = Image.new("RGB", (200, 80), canvas.PAPER)
+        d = make(image)
+        d.text((10.5, 10.25), "Hàng 1\nHàng 2", font=canvas.font(12), fill=canvas.INK)
+        d.text((100, 40), "Ăn 7", font=canvas.font(14, True), fill=canvas.BLUE, stroke_width=1, stroke_fill="#FFFFFF")
+        d.text((150.7, 60.3), "P3 · 12 HP", font=canvas.font(12), fill=canvas.MUTED)
+        d.text((20, 60), "x", font=canvas.font(12), fill=canvas.INK, anchor="mm")
+        return image.tobytes()
+
+    assert drawn(canvas.CachedTextDraw) == drawn(ImageDraw.Draw)
