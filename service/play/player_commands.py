@@ -58,6 +58,11 @@ class Turn:
     results: Results
     changed: bool = False
     ended: bool = False
+    #: moves already worked out on a position: line -> (the state it was tried on, action,
+    #: canonical text, new state, events). ``one_move_per_decision`` tries every line on the
+    #: stored position; ``play`` reuses the result while the position is still that one
+    #: (engines are pure: the same move on the same state gives the same result).
+    tried: dict[str, tuple[Any, Any, str, Any, Any]] = field(default_factory=dict)
 
 
 @dataclass

@@ -115,9 +115,13 @@ def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
     if not turn.engine.legal_actions(turn.state, turn.seat):
         # not a stop: nothing the player wrote after it depended on this line working
         raise CommandFailed(tr("It is not your turn: you will get a mail when it is."))
-    action, canonical = resolve_line(turn, key, line)
+    tried = turn.tried.get(line)
+    if tried is not None and tried[0] is turn.state:  # worked out by one_move_per_decision
+        _seen, action, canonical, new_state, events = tried
+    else:
+        action, canonical = resolve_line(turn, key, line)
+        new_state, events = turn.engine.apply(turn.state, turn.seat, action)
     canonical = _in_reader_words(turn, action, canonical)
-    new_state, events = turn.engine.apply(turn.state, turn.seat, action)
     log_move(turn.session, turn.ctx, turn.game, turn.seat, line, action, events,
              turn.engine.state_version(new_state), inbound_id)
     turn.state = new_state
@@ -211,7 +215,8 @@ def one_move_per_decision(turn: Turn, key: KeyInfo, lines: list[str]) -> tuple[l
         if find_command(GAME_COMMANDS, line) is None:
             try:
                 action, canonical = resolve_line(turn, key, line)
-                engine.apply(state, seat, action)
+                new_state, events = engine.apply(state, seat, action)
+                turn.tried[line] = (state, action, canonical, new_state, events)  # play reuses it
             except CommandError:
                 pass
             else:

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 import engines
@@ -101,14 +102,25 @@ def save_state(session: Session, ctx: AppContext, game: Game, engine: Engine[Any
         "paused_left": None if game.paused else game.paused_left,
         "outcome": json.dumps(outcome.to_json()) if outcome is not None else game.outcome,
     }
-    result = session.execute(  # the game object is updated below: no ORM evaluation of the criteria
-        update(Game).where(col(Game.id) == game.id, col(Game.version) == game.version).values(**values),
-        execution_options={"synchronize_session": False},
-    )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    # A Core statement on the session's connection: the ORM's bulk-update path (criteria
+    # evaluation, session synchronisation) cost more than the UPDATE itself.
+    result = session.connection().execute(
+        _SAVE_STATE, {"game_id": game.id, "seen": game.version, **{f"new_{k}": v for k, v in values.items()}})
+    if result.rowcount != 1:
         raise StaleGame(f"game {game.id} changed under us (version {game.version})")
     for name, value in values.items():
-        setattr(game, name, value)
+        # as committed values: the row holds them already; a plain setattr made the ORM
+        # write the same columns a second time (an unchecked UPDATE) when the session flushed
+        set_committed_value(game, name, value)
+
+
+#: ``save_state``'s optimistic-locking UPDATE, built once (building it cost more than running it)
+_SAVE_STATE = (
+    update(Game)
+    .where(col(Game.id) == bindparam("game_id"), col(Game.version) == bindparam("seen"))
+    .values({name: bindparam(f"new_{name}") for name in
+             ("state", "version", "updated_at", "status", "deadline", "turn_started_at", "paused_left", "outcome")})
+)
 
 
 def end_game(session: Session, ctx: AppContext, game: Game, status: str, outcome: Outcome) -> None:
