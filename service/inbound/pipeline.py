@@ -39,7 +39,7 @@ from service.leagues.commands import install as install_league_commands
 from service.outbound.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.outbound.render import MARKER, SERVICE_TAG
 from service.store.claims import claim_inbound, release_inbound, worker_token
-from service.store.games import StaleGame, player_by_address
+from service.store.games import StaleGame, player_by_address, seats_of
 from service.store.models import Game, GameSeat, InboundMail, Outbox, Player
 
 if TYPE_CHECKING:
@@ -260,15 +260,27 @@ def authenticate(session: Session, info: KeyInfo, sender: str,
                  msg: Message | None = None) -> tuple[Game, GameSeat, Player]:
     """The seat the key names, if ``sender`` is that seat's own address (else ``Rejected``),
     and the receiving server did not record a failed DKIM/SPF/DMARC check for it."""
+    game, seat_row, player, _seats = authenticate_seats(session, info, sender, msg)
+    return game, seat_row, player
+
+
+def authenticate_seats(session: Session, info: KeyInfo, sender: str, msg: Message | None = None,
+                       ) -> tuple[Game, GameSeat, Player, list[tuple[GameSeat, Player]]]:
+    """``authenticate``, plus every seat of the game with its player (``seats_of``), read in
+    the same query: applying the move needs them all, and reading them twice cost a query
+    and its ORM rows per reply."""
     game = session.get_one(Game, info.game_id)
-    seat_row, player = session.exec(select(GameSeat, Player).where(  # one query for both
-        GameSeat.game_id == info.game_id, GameSeat.seat == info.seat, GameSeat.player_id == Player.id)).one()
+    seats = seats_of(session, info.game_id)
+    found = [(row, p) for row, p in seats if row.seat == info.seat]
+    if not found:
+        raise Rejected("unknown_key", f"game {info.game_id} has no seat {info.seat}")
+    seat_row, player = found[0]
     if bare_address(sender) != player.address:
         raise Rejected("wrong_sender", f"key of game {info.game_id} seat {info.seat} used by {sender}")
     failed = failed_authentication(msg, sender) if msg is not None else None
     if failed:
         raise Rejected("forged", f"{failed} for {sender}")
-    return game, seat_row, player
+    return game, seat_row, player, seats
 
 
 def failed_authentication(msg: Message, sender: str) -> str | None:
@@ -584,7 +596,8 @@ class Pipeline:
 
         ctx = self.ctx
         with ctx.session() as s:
-            row = s.get_one(InboundMail, inbound_id)
+            # the columns this needs, as a Core row: the ORM object cost more than the query
+            row = s.connection().execute(_LOAD_MAIL, {"inbound_id": inbound_id}).one()
             if row.status != "new":  # another worker finished it while we waited for the game
                 return row.status
             if row.claimed_by != self.owner:
@@ -604,7 +617,6 @@ class Pipeline:
                     s.rollback()
                     raise LostClaim("the claim ran out and another worker took the mail")
                 s.commit()
-                row.status, row.error, row.stage = status, error, stage
                 # one line per mail, after its commit: what an operator greps for
                 log.info("mail %s %s from %s game=%s seat=%s: %s%s", inbound_id, row.message_id, row.sender,
                          known.get("game", "-"), known.get("seat", "-"), status,
@@ -642,7 +654,7 @@ class Pipeline:
                 return finish(status, None if status != "ignored" else "no reply key, not a command for us")
             self.stage = "authenticate"
             try:
-                game, seat_row, player = authenticate(s, where.info, sender, msg)
+                game, seat_row, player, seats = authenticate_seats(s, where.info, sender, msg)
             except Rejected as exc:
                 if exc.kind != "forged":  # never answer a forged mail: the answer would be aimed at a victim
                     self._answer_rejection(s, sender, exc)
@@ -654,7 +666,7 @@ class Pipeline:
                 answer_unconfirmed(s, ctx, game, seat_row, player)
                 return finish("rejected", "routed by In-Reply-To only: no reply key, nothing applied", "authenticate")
             self.stage = "apply"
-            status = handle_game_reply(s, ctx, game, where.info, seat_row, player, lines, row.id)
+            status = handle_game_reply(s, ctx, game, where.info, seat_row, player, lines, row.id, seats=seats)
             return finish(status)
 
     def _too_large(self, session: Session, raw: bytes, finish: Callable[..., str]) -> str:
@@ -713,6 +725,11 @@ class Pipeline:
         queue_mail(session, self.ctx, to=player.address, kind="rejected", subject=f"{SERVICE_TAG} {rendered.subject}",
                    rendered=rendered)
 
+
+#: what ``_run`` reads of a stored mail
+_LOAD_MAIL = select(col(InboundMail.id), col(InboundMail.status), col(InboundMail.claimed_by), col(InboundMail.raw),
+                    col(InboundMail.message_id), col(InboundMail.sender)).where(
+                        col(InboundMail.id) == bindparam("inbound_id"))
 
 #: ``finish``'s UPDATE, only while the mail is still ``new`` and claimed by this worker
 _FINISH = (

@@ -134,9 +134,12 @@ def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
 
 def handle_game_reply(
     session: Session, ctx: AppContext, game: Game, key: KeyInfo, seat_row: GameSeat, player: Player,
-    lines: list[str], inbound_id: int | None,
+    lines: list[str], inbound_id: int | None, *, seats: list[tuple[GameSeat, Player]] | None = None,
 ) -> str:
-    """Run every line, save the game once, queue every mail. Returns the inbound status."""
+    """Run every line, save the game once, queue every mail. Returns the inbound status.
+
+    ``seats``: the game's ``seats_of`` when the caller read them already (``authenticate_seats``);
+    a reply changes seat rows in place, never which player holds a seat."""
     engine, state = load(game)
     turn = Turn(session, ctx, game, engine, state, seat_row.seat, player, Results())
     lang = player.lang
@@ -176,7 +179,10 @@ def handle_game_reply(
         turn.results.ignored.extend(lines[MAX_LINES:])
     turn.results.ignored.extend(f"{line} (same move as above)" for line in duplicates)
     # read once for the three steps below (seat rows change in place, never their players)
-    seats = seats_of(session, game.id or 0) if turn.changed or turn.ended else []
+    if not (turn.changed or turn.ended):
+        seats = []
+    elif seats is None:
+        seats = seats_of(session, game.id or 0)
     if turn.changed:
         if not seat_row.bot:
             seat_row.misses = 0  # a move of the player's own: no longer "missed in a row"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -147,15 +147,26 @@ def log_move(
     events: Sequence[Event],
     state_version: int,
     inbound_id: int | None = None,
-) -> MoveLog:
+) -> int:
+    """Append one entry to the game's move log (in the session's transaction); its id.
+
+    A Core INSERT on the session's connection: a log entry is never read back as an object
+    in the transaction that writes it (``events_since`` selects it), and the ORM's unit of
+    work around one INSERT cost several times the statement. New objects the session holds
+    are flushed first, so a row the entry refers to is in the database before it."""
     assert game.id is not None
-    row = MoveLog(game_id=game.id, seat=seat, command=command,
-                  action=json.dumps(action.to_json()) if action else None,
-                  events=json.dumps([e.to_json() for e in events]), inbound_id=inbound_id,
-                  state_version=state_version, created_at=ctx.clock.now())
-    session.add(row)
-    session.flush()
-    return row
+    if session.new:
+        session.flush()
+    result = session.connection().execute(_LOG_MOVE, {
+        "game_id": game.id, "seat": seat, "command": command,
+        "action": json.dumps(action.to_json()) if action else None,
+        "events": json.dumps([e.to_json() for e in events]), "inbound_id": inbound_id,
+        "state_version": state_version, "created_at": ctx.clock.now()})
+    return int(result.inserted_primary_key[0])
+
+
+_LOG_MOVE = insert(MoveLog).values({name: bindparam(name) for name in (
+    "game_id", "seat", "command", "action", "events", "inbound_id", "state_version", "created_at")})
 
 
 def stored_outcome(game: Game) -> Outcome | None:
