@@ -332,16 +332,21 @@ def sent_for(session: Session, msg: Message, key: str | None) -> SentText:
     pointed = MESSAGE_ID_RE.findall(str(msg.get("In-Reply-To", "")))
     pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))
     raws: dict[int, bytes] = {}
+    conn = session.connection()  # Core reads: only committed mails can have been quoted
     if pointed:
-        query = select(Outbox.id, Outbox.raw).where(col(Outbox.message_id).in_(pointed[:20]))
-        raws.update((i, r) for i, r in session.exec(query).all() if i is not None)
+        query = select(col(Outbox.id), col(Outbox.raw)).where(col(Outbox.message_id).in_(pointed[:20]))
+        raws.update((i, r) for i, r in conn.execute(query).all() if i is not None)
     if key:
-        query = select(Outbox.id, Outbox.raw).where(Outbox.reply_key == key).order_by(col(Outbox.id).desc())
-        raws.update((i, r) for i, r in session.exec(query.limit(SENT_MAILS_COMPARED)).all() if i is not None)
+        raws.update((i, r) for i, r in conn.execute(_SENT_WITH_KEY, {"key": key}).all() if i is not None)
     texts: list[str] = []
     for _, raw in sorted(raws.items(), reverse=True)[:SENT_MAILS_COMPARED]:
         texts += sent_text_of(parse_message(raw))
     return SentText(texts)
+
+
+#: the latest mails that handed out a reply key (``sent_for``)
+_SENT_WITH_KEY = (select(col(Outbox.id), col(Outbox.raw)).where(col(Outbox.reply_key) == bindparam("key"))
+                  .order_by(col(Outbox.id).desc()).limit(SENT_MAILS_COMPARED))
 
 
 def extract(msg: Message, sent: SentText | None = None, max_chars: int | None = None) -> str:

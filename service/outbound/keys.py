@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session
+from sqlalchemy import bindparam, select
+from sqlmodel import Session, col
 
 from service.store.models import ReplyKey
 
@@ -66,10 +67,17 @@ def lookup_key(session: Session, secrets: str | Sequence[str], key: str) -> KeyI
     key = key.lower()
     if not KEY_RE.match(key):
         return None
-    row = session.get(ReplyKey, key)
+    if session.new:  # a key issued in this transaction is found too
+        session.flush()
+    # a Core read on the session's connection: the ORM object cost more than the query
+    row = session.connection().execute(_KEY_ROW, {"key": key}).first()
     if row is None or not key_matches(secrets, key, row.game_id, row.seat, row.decision):
         return None
     return KeyInfo(row.game_id, row.seat, row.decision)
+
+
+_KEY_ROW = select(col(ReplyKey.game_id), col(ReplyKey.seat), col(ReplyKey.decision)).where(
+    col(ReplyKey.key) == bindparam("key"))
 
 
 def reply_address(service_address: str, key: str) -> str:
