@@ -188,9 +188,9 @@ def visible_events(session: Session, game_id: int, seat: int | None, after_id: i
 def events_since(session: Session, game_id: int, seat: int | None, after_id: int) -> tuple[list[tuple[int, Event]], int]:
     """``visible_events`` plus the newest log id read (``after_id`` when nothing is newer), so
     a digest and its bookmark come from one query."""
-    rows = session.exec(
-        select(MoveLog).where(MoveLog.game_id == game_id, col(MoveLog.id) > after_id).order_by(col(MoveLog.id))
-    ).all()
+    # Core rows of the two columns needed, on the session's connection: the log is only ever
+    # written by ``log_move``'s Core INSERT, so no pending ORM object can be missing here
+    rows = session.connection().execute(_EVENTS_SINCE, {"game_id": game_id, "after_id": after_id}).all()
     out: list[tuple[int, Event]] = []
     newest = after_id
     for row in rows:
@@ -201,3 +201,8 @@ def events_since(session: Session, game_id: int, seat: int | None, after_id: int
             if event.visible(seat):
                 out.append((row.id, event))
     return out, newest
+
+
+_EVENTS_SINCE = (select(col(MoveLog.id), col(MoveLog.events))
+                 .where(col(MoveLog.game_id) == bindparam("game_id"), col(MoveLog.id) > bindparam("after_id"))
+                 .order_by(col(MoveLog.id)))
