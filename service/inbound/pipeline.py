@@ -28,7 +28,7 @@ from email.utils import getaddresses, parseaddr
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, NoResultFound
 from sqlmodel import Session, col, select
 
 from engines.contract import tr
@@ -39,7 +39,7 @@ from service.leagues.commands import install as install_league_commands
 from service.outbound.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.outbound.render import MARKER, SERVICE_TAG
 from service.store.claims import claim_inbound, release_inbound, worker_token
-from service.store.games import StaleGame, player_by_address, seats_of
+from service.store.games import StaleGame, player_by_address
 from service.store.models import Game, GameSeat, InboundMail, Outbox, Player
 
 if TYPE_CHECKING:
@@ -269,8 +269,13 @@ def authenticate_seats(session: Session, info: KeyInfo, sender: str, msg: Messag
     """``authenticate``, plus every seat of the game with its player (``seats_of``), read in
     the same query: applying the move needs them all, and reading them twice cost a query
     and its ORM rows per reply."""
-    game = session.get_one(Game, info.game_id)
-    seats = seats_of(session, info.game_id)
+    rows = session.exec(  # the game, its seats and their players in one query
+        select(Game, GameSeat, Player).where(Game.id == info.game_id, GameSeat.game_id == Game.id,
+                                             GameSeat.player_id == Player.id).order_by(col(GameSeat.seat))).all()
+    if not rows:
+        raise NoResultFound(f"game {info.game_id} or its seats")
+    game = rows[0][0]
+    seats = [(row, p) for _g, row, p in rows]
     found = [(row, p) for row, p in seats if row.seat == info.seat]
     if not found:
         raise Rejected("unknown_key", f"game {info.game_id} has no seat {info.seat}")
