@@ -229,7 +229,10 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
     service = ctx.settings.service_address
     candidates: list[str] = []
     for header in ROUTING_HEADERS:
-        for _, address in getaddresses([str(v) for v in msg.get_all(header, [])]):
+        values = msg.get_all(header)
+        if not values:  # parsing an absent header's "" still cost a parser run
+            continue
+        for _, address in getaddresses([str(v) for v in values]):
             if address and base_address(address) == service:
                 detail = address_detail(address)
                 if detail:
