@@ -120,6 +120,8 @@ def header_text_of(value: str) -> str:
     """Decode one header value: raw 8-bit UTF-8 (RFC 6532, which compat32 keeps as surrogate
     escapes) and RFC 2047 encoded words."""
     value = _utf8_header(value)
+    if "=?" not in value:  # no encoded word: decoding would give the text back unchanged
+        return value.strip()
     try:
         return str(make_header(decode_header(value))).strip()
     except (UnicodeError, LookupError, ValueError):
