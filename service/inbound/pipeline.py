@@ -28,6 +28,7 @@ from email.utils import getaddresses, parseaddr
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError, NoResultFound
 from sqlmodel import Session, col, select
 
@@ -186,9 +187,9 @@ def store_batch(session: Session, ctx: AppContext, fetched: list[tuple[int, byte
     conn = session.connection()
     conn.execute(_insert_new(conn.dialect.name), rows)
     ids = [r["message_id"] for r in rows]
-    known = {mid: (i, status) for i, mid, status in conn.execute(
+    known: dict[str, tuple[int, str]] = {mid: (i, status) for i, mid, status in conn.execute(
         select(col(InboundMail.id), col(InboundMail.message_id), col(InboundMail.status))
-        .where(col(InboundMail.message_id).in_(ids))).all()}
+        .where(col(InboundMail.message_id).in_(ids))).all() if i is not None}
     session.commit()
     return [Stored(known[mid][0], known[mid][1], mid) for mid in ids]
 
@@ -614,7 +615,7 @@ class Pipeline:
             # the columns this needs, as a Core row: the ORM object cost more than the query
             row = s.connection().execute(_LOAD_MAIL, {"inbound_id": inbound_id}).one()
             if row.status != "new":  # another worker finished it while we waited for the game
-                return row.status
+                return str(row.status)
             if row.claimed_by != self.owner:
                 raise LostClaim(f"claimed by {row.claimed_by}")
 
@@ -742,7 +743,7 @@ class Pipeline:
 
 
 #: what ``_run`` reads of a stored mail
-_LOAD_MAIL = select(col(InboundMail.id), col(InboundMail.status), col(InboundMail.claimed_by), col(InboundMail.raw),
+_LOAD_MAIL = sa_select(col(InboundMail.id), col(InboundMail.status), col(InboundMail.claimed_by), col(InboundMail.raw),
                     col(InboundMail.message_id), col(InboundMail.sender)).where(
                         col(InboundMail.id) == bindparam("inbound_id"))
 

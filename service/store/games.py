@@ -162,7 +162,9 @@ def log_move(
         "action": json.dumps(action.to_json()) if action else None,
         "events": json.dumps([e.to_json() for e in events]), "inbound_id": inbound_id,
         "state_version": state_version, "created_at": ctx.clock.now()})
-    return int(result.inserted_primary_key[0])
+    inserted = result.inserted_primary_key
+    assert inserted is not None
+    return int(inserted[0])
 
 
 _LOG_MOVE = insert(MoveLog).values({name: bindparam(name) for name in (
