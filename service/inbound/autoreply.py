@@ -76,6 +76,8 @@ def _header(msg: Message, name: str) -> str:
     value = msg.get(name)
     if value is None:
         return ""
+    if "=?" not in str(value):  # no encoded word: decoding would give the text back unchanged
+        return str(value).strip()
     try:
         return str(make_header(decode_header(str(value)))).strip()
     except (UnicodeError, LookupError, ValueError):

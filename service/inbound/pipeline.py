@@ -27,8 +27,9 @@ from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, update
+from sqlalchemy import select as sa_select
+from sqlalchemy.exc import IntegrityError, NoResultFound
 from sqlmodel import Session, col, select
 
 from engines.contract import tr
@@ -120,6 +121,8 @@ def header_text_of(value: str) -> str:
     """Decode one header value: raw 8-bit UTF-8 (RFC 6532, which compat32 keeps as surrogate
     escapes) and RFC 2047 encoded words."""
     value = _utf8_header(value)
+    if "=?" not in value:  # no encoded word: decoding would give the text back unchanged
+        return value.strip()
     try:
         return str(make_header(decode_header(value))).strip()
     except (UnicodeError, LookupError, ValueError):
@@ -155,6 +158,53 @@ def store(session: Session, ctx: AppContext, raw: bytes, uid: int | None, mailbo
     return row, True
 
 
+@dataclass(frozen=True)
+class Stored:
+    """A fetched mail as stored: its row id, status (``new`` unless handled before) and Message-ID."""
+
+    id: int
+    status: str
+    message_id: str
+
+
+def store_batch(session: Session, ctx: AppContext, fetched: list[tuple[int, bytes]],
+                mailbox: str) -> list[Stored]:
+    """Store every fetched ``(uid, raw)`` mail in ONE commit; one ``Stored`` per mail, in order.
+
+    ``INSERT … ON CONFLICT (message_id) DO NOTHING`` (SQLite and PostgreSQL): a mail whose
+    Message-ID is known (a re-fetch after a crash, another worker, the same mail twice in one
+    fetch) is not stored again but looked up, as ``store`` does one mail at a time — a commit
+    per mail was the biggest cost of a burst of replies. Nothing is stored when this raises."""
+    if not fetched:
+        return []
+    now = ctx.clock.now()
+    rows: list[dict[str, Any]] = []
+    for uid, raw in fetched:
+        msg = parse_headers(raw)
+        rows.append({"message_id": message_id_of(raw, msg), "mailbox": mailbox, "uid": uid, "raw": raw,
+                     "sender": sender_of(msg)[1], "subject": header_text(msg, "Subject")[:500],
+                     "status": "new", "attempts": 0, "received_at": now})
+    conn = session.connection()
+    conn.execute(_insert_new(conn.dialect.name), rows)
+    ids = [r["message_id"] for r in rows]
+    known: dict[str, tuple[int, str]] = {mid: (i, status) for i, mid, status in conn.execute(
+        select(col(InboundMail.id), col(InboundMail.message_id), col(InboundMail.status))
+        .where(col(InboundMail.message_id).in_(ids))).all() if i is not None}
+    session.commit()
+    return [Stored(known[mid][0], known[mid][1], mid) for mid in ids]
+
+
+def _insert_new(dialect: str) -> Any:
+    """The dialect's ``INSERT … ON CONFLICT (message_id) DO NOTHING`` into ``inbound_mails``."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(InboundMail).on_conflict_do_nothing(index_elements=["message_id"])
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(InboundMail).on_conflict_do_nothing(index_elements=["message_id"])
+
+
 def filter_automatic(msg: Message, own_addresses: Collection[str]) -> str | None:
     """Why this mail must never be answered (auto-reply, bounce, list, our own), or None."""
     from service.inbound.autoreply import automatic_reason
@@ -182,7 +232,10 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
     service = ctx.settings.service_address
     candidates: list[str] = []
     for header in ROUTING_HEADERS:
-        for _, address in getaddresses([str(v) for v in msg.get_all(header, [])]):
+        values = msg.get_all(header)
+        if not values:  # parsing an absent header's "" still cost a parser run
+            continue
+        for _, address in getaddresses([str(v) for v in values]):
             if address and base_address(address) == service:
                 detail = address_detail(address)
                 if detail:
@@ -213,15 +266,32 @@ def authenticate(session: Session, info: KeyInfo, sender: str,
                  msg: Message | None = None) -> tuple[Game, GameSeat, Player]:
     """The seat the key names, if ``sender`` is that seat's own address (else ``Rejected``),
     and the receiving server did not record a failed DKIM/SPF/DMARC check for it."""
-    game = session.get_one(Game, info.game_id)
-    seat_row, player = session.exec(select(GameSeat, Player).where(  # one query for both
-        GameSeat.game_id == info.game_id, GameSeat.seat == info.seat, GameSeat.player_id == Player.id)).one()
+    game, seat_row, player, _seats = authenticate_seats(session, info, sender, msg)
+    return game, seat_row, player
+
+
+def authenticate_seats(session: Session, info: KeyInfo, sender: str, msg: Message | None = None,
+                       ) -> tuple[Game, GameSeat, Player, list[tuple[GameSeat, Player]]]:
+    """``authenticate``, plus every seat of the game with its player (``seats_of``), read in
+    the same query: applying the move needs them all, and reading them twice cost a query
+    and its ORM rows per reply."""
+    rows = session.exec(  # the game, its seats and their players in one query
+        select(Game, GameSeat, Player).where(Game.id == info.game_id, GameSeat.game_id == Game.id,
+                                             GameSeat.player_id == Player.id).order_by(col(GameSeat.seat))).all()
+    if not rows:
+        raise NoResultFound(f"game {info.game_id} or its seats")
+    game = rows[0][0]
+    seats = [(row, p) for _g, row, p in rows]
+    found = [(row, p) for row, p in seats if row.seat == info.seat]
+    if not found:
+        raise Rejected("unknown_key", f"game {info.game_id} has no seat {info.seat}")
+    seat_row, player = found[0]
     if bare_address(sender) != player.address:
         raise Rejected("wrong_sender", f"key of game {info.game_id} seat {info.seat} used by {sender}")
     failed = failed_authentication(msg, sender) if msg is not None else None
     if failed:
         raise Rejected("forged", f"{failed} for {sender}")
-    return game, seat_row, player
+    return game, seat_row, player, seats
 
 
 def failed_authentication(msg: Message, sender: str) -> str | None:
@@ -273,16 +343,21 @@ def sent_for(session: Session, msg: Message, key: str | None) -> SentText:
     pointed = MESSAGE_ID_RE.findall(str(msg.get("In-Reply-To", "")))
     pointed += reversed(MESSAGE_ID_RE.findall(str(msg.get("References", ""))))
     raws: dict[int, bytes] = {}
+    conn = session.connection()  # Core reads: only committed mails can have been quoted
     if pointed:
-        query = select(Outbox.id, Outbox.raw).where(col(Outbox.message_id).in_(pointed[:20]))
-        raws.update((i, r) for i, r in session.exec(query).all() if i is not None)
+        query = select(col(Outbox.id), col(Outbox.raw)).where(col(Outbox.message_id).in_(pointed[:20]))
+        raws.update((i, r) for i, r in conn.execute(query).all() if i is not None)
     if key:
-        query = select(Outbox.id, Outbox.raw).where(Outbox.reply_key == key).order_by(col(Outbox.id).desc())
-        raws.update((i, r) for i, r in session.exec(query.limit(SENT_MAILS_COMPARED)).all() if i is not None)
+        raws.update((i, r) for i, r in conn.execute(_SENT_WITH_KEY, {"key": key}).all() if i is not None)
     texts: list[str] = []
     for _, raw in sorted(raws.items(), reverse=True)[:SENT_MAILS_COMPARED]:
         texts += sent_text_of(parse_message(raw))
     return SentText(texts)
+
+
+#: the latest mails that handed out a reply key (``sent_for``)
+_SENT_WITH_KEY = (select(col(Outbox.id), col(Outbox.raw)).where(col(Outbox.reply_key) == bindparam("key"))
+                  .order_by(col(Outbox.id).desc()).limit(SENT_MAILS_COMPARED))
 
 
 def extract(msg: Message, sent: SentText | None = None, max_chars: int | None = None) -> str:
@@ -518,7 +593,7 @@ class Pipeline:
             if player is not None:
                 w.sender, w.lang, w.name = player.address, player.lang, player.name
 
-    def stored(self, row: InboundMail) -> None:
+    def stored(self, row: InboundMail | Stored) -> None:
         """A mail that could not be stored before now is: its waiting time goes on."""
         w = self.unstored.pop(row.message_id, None)
         if w is not None and row.id is not None:
@@ -537,9 +612,10 @@ class Pipeline:
 
         ctx = self.ctx
         with ctx.session() as s:
-            row = s.get_one(InboundMail, inbound_id)
+            # the columns this needs, as a Core row: the ORM object cost more than the query
+            row = s.connection().execute(_LOAD_MAIL, {"inbound_id": inbound_id}).one()
             if row.status != "new":  # another worker finished it while we waited for the game
-                return row.status
+                return str(row.status)
             if row.claimed_by != self.owner:
                 raise LostClaim(f"claimed by {row.claimed_by}")
 
@@ -548,16 +624,15 @@ class Pipeline:
             def finish(status: str, error: str | None = None, stage: str | None = None) -> str:
                 # Only while the claim is still ours: a worker whose lease ran out meanwhile
                 # (another took the mail) rolls back everything this mail did.
-                done = s.execute(
-                    update(InboundMail).where(col(InboundMail.id) == inbound_id, col(InboundMail.status) == "new",
-                                              col(InboundMail.claimed_by) == self.owner)
-                    .values(status=status, error=error, stage=stage, processed_at=ctx.clock.now()),
-                    execution_options={"synchronize_session": False})
-                if done.rowcount != 1:  # type: ignore[attr-defined]
+                # (Core, on the session's connection: the ORM's bulk-update path cost more
+                # than the statement; what the session holds is flushed by the commit)
+                done = s.connection().execute(_FINISH, {
+                    "inbound_id": inbound_id, "owner": self.owner, "new_status": status, "new_error": error,
+                    "new_stage": stage, "now": ctx.clock.now()})
+                if done.rowcount != 1:
                     s.rollback()
                     raise LostClaim("the claim ran out and another worker took the mail")
                 s.commit()
-                row.status, row.error, row.stage = status, error, stage
                 # one line per mail, after its commit: what an operator greps for
                 log.info("mail %s %s from %s game=%s seat=%s: %s%s", inbound_id, row.message_id, row.sender,
                          known.get("game", "-"), known.get("seat", "-"), status,
@@ -595,7 +670,7 @@ class Pipeline:
                 return finish(status, None if status != "ignored" else "no reply key, not a command for us")
             self.stage = "authenticate"
             try:
-                game, seat_row, player = authenticate(s, where.info, sender, msg)
+                game, seat_row, player, seats = authenticate_seats(s, where.info, sender, msg)
             except Rejected as exc:
                 if exc.kind != "forged":  # never answer a forged mail: the answer would be aimed at a victim
                     self._answer_rejection(s, sender, exc)
@@ -607,7 +682,7 @@ class Pipeline:
                 answer_unconfirmed(s, ctx, game, seat_row, player)
                 return finish("rejected", "routed by In-Reply-To only: no reply key, nothing applied", "authenticate")
             self.stage = "apply"
-            status = handle_game_reply(s, ctx, game, where.info, seat_row, player, lines, row.id)
+            status = handle_game_reply(s, ctx, game, where.info, seat_row, player, lines, row.id, seats=seats)
             return finish(status)
 
     def _too_large(self, session: Session, raw: bytes, finish: Callable[..., str]) -> str:
@@ -665,6 +740,21 @@ class Pipeline:
         rendered = self.ctx.renderer.render("rejected", player.lang, player=player.name, why=why)
         queue_mail(session, self.ctx, to=player.address, kind="rejected", subject=f"{SERVICE_TAG} {rendered.subject}",
                    rendered=rendered)
+
+
+#: what ``_run`` reads of a stored mail
+_LOAD_MAIL = sa_select(col(InboundMail.id), col(InboundMail.status), col(InboundMail.claimed_by), col(InboundMail.raw),
+                    col(InboundMail.message_id), col(InboundMail.sender)).where(
+                        col(InboundMail.id) == bindparam("inbound_id"))
+
+#: ``finish``'s UPDATE, only while the mail is still ``new`` and claimed by this worker
+_FINISH = (
+    update(InboundMail)
+    .where(col(InboundMail.id) == bindparam("inbound_id"), col(InboundMail.status) == "new",
+           col(InboundMail.claimed_by) == bindparam("owner"))
+    .values(status=bindparam("new_status"), error=bindparam("new_error"), stage=bindparam("new_stage"),
+            processed_at=bindparam("now"))
+)
 
 
 def record_bounces(session: Session, ctx: AppContext, msg: Message) -> str:

@@ -21,8 +21,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlmodel import Session
+from sqlalchemy import bindparam, select
+from sqlmodel import Session, col
 
 from service.store.models import ReplyKey
 
@@ -39,9 +41,23 @@ def make_key(secret: str, game_id: int, seat: int, decision: str) -> str:
 def issue_key(session: Session, secret: str, game_id: int, seat: int, decision: str, now: datetime) -> str:
     """Record (idempotently) and return the key for this decision."""
     key = make_key(secret, game_id, seat, decision)
-    if session.get(ReplyKey, key) is None:
-        session.add(ReplyKey(key=key, game_id=game_id, seat=seat, decision=decision, created_at=now))
+    # one INSERT … ON CONFLICT DO NOTHING on the session's connection (SQLite, PostgreSQL):
+    # the ORM look-up first flushed the whole session and loaded an object per mail
+    conn = session.connection()
+    conn.execute(_insert_key(conn.dialect.name),
+                 {"key": key, "game_id": game_id, "seat": seat, "decision": decision, "created_at": now})
     return key
+
+
+def _insert_key(dialect: str) -> Any:
+    """The dialect's ``INSERT … ON CONFLICT (key) DO NOTHING`` into ``reply_keys``."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(ReplyKey).on_conflict_do_nothing(index_elements=["key"])
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(ReplyKey).on_conflict_do_nothing(index_elements=["key"])
 
 
 @dataclass(frozen=True)
@@ -66,10 +82,17 @@ def lookup_key(session: Session, secrets: str | Sequence[str], key: str) -> KeyI
     key = key.lower()
     if not KEY_RE.match(key):
         return None
-    row = session.get(ReplyKey, key)
+    if session.new:  # a key issued in this transaction is found too
+        session.flush()
+    # a Core read on the session's connection: the ORM object cost more than the query
+    row = session.connection().execute(_KEY_ROW, {"key": key}).first()
     if row is None or not key_matches(secrets, key, row.game_id, row.seat, row.decision):
         return None
     return KeyInfo(row.game_id, row.seat, row.decision)
+
+
+_KEY_ROW = select(col(ReplyKey.game_id), col(ReplyKey.seat), col(ReplyKey.decision)).where(
+    col(ReplyKey.key) == bindparam("key"))
 
 
 def reply_address(service_address: str, key: str) -> str:

@@ -58,6 +58,11 @@ class Turn:
     results: Results
     changed: bool = False
     ended: bool = False
+    #: moves already worked out on a position: line -> (the state it was tried on, action,
+    #: canonical text, new state, events). ``one_move_per_decision`` tries every line on the
+    #: stored position; ``play`` reuses the result while the position is still that one
+    #: (engines are pure: the same move on the same state gives the same result).
+    tried: dict[str, tuple[Any, Any, str, Any, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -543,21 +548,40 @@ def find_command(commands: list[Command], line: str) -> tuple[Command, list[str]
     raw = line.strip()
     text = "?" if raw == "?" else strip_fillers(raw.replace("#", " #"))
     lowered = text.lower()
-    for command in sorted(commands, key=lambda c: -max(len(n) for n in c.names)):
-        for name in sorted(command.names, key=len, reverse=True):
-            if lowered == name or lowered.startswith(name + " "):
-                count = len(text[len(name):].split())
-                # the arguments as written (addresses keep their dots), less trailing fillers
-                source = raw if raw.lower().startswith(name) else text
-                args = source[len(name):].split()[:count]
-                args = [a.rstrip(".,;!") or a for a in args]
-                low, high = command.args
-                if count < low or (high is not None and count > high):
-                    return None
-                if command.arg_pattern and not all(re.fullmatch(command.arg_pattern, a) for a in args):
-                    return None
-                return command, args
+    for name, command in _longest_first(commands):
+        if lowered == name or lowered.startswith(name + " "):
+            count = len(text[len(name):].split())
+            # the arguments as written (addresses keep their dots), less trailing fillers
+            source = raw if raw.lower().startswith(name) else text
+            args = source[len(name):].split()[:count]
+            args = [a.rstrip(".,;!") or a for a in args]
+            low, high = command.args
+            if count < low or (high is not None and count > high):
+                return None
+            if command.arg_pattern and not all(re.fullmatch(command.arg_pattern, a) for a in args):
+                return None
+            return command, args
     return None
+
+
+#: ``_longest_first``'s answers: id of the list -> (the list, its items then, the order)
+_ORDERS: dict[int, tuple[list[Command], list[Command], list[tuple[str, Command]]]] = {}
+
+
+def _longest_first(commands: list[Command]) -> list[tuple[str, Command]]:
+    """Every (name, command) in the order ``find_command`` tries them: commands by their
+    longest name, longest first, then each command's names longest first (both stable).
+
+    Sorted once per list and kept (sorting on every line was a tenth of reading a reply); a
+    list that changed since (``install`` adds the league commands) is sorted again. The
+    list itself is kept with its order, so its id cannot be reused by another list."""
+    kept = _ORDERS.get(id(commands))
+    if kept is not None and len(kept[1]) == len(commands) and all(a is b for a, b in zip(kept[1], commands, strict=True)):
+        return kept[2]
+    order = [(name, command) for command in sorted(commands, key=lambda c: -max(len(n) for n in c.names))
+             for name in sorted(command.names, key=len, reverse=True)]
+    _ORDERS[id(commands)] = (commands, list(commands), order)
+    return order
 
 
 def help_lines(commands: list[Command], lang: str) -> list[tuple[str, str]]:

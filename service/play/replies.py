@@ -115,9 +115,13 @@ def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
     if not turn.engine.legal_actions(turn.state, turn.seat):
         # not a stop: nothing the player wrote after it depended on this line working
         raise CommandFailed(tr("It is not your turn: you will get a mail when it is."))
-    action, canonical = resolve_line(turn, key, line)
+    tried = turn.tried.get(line)
+    if tried is not None and tried[0] is turn.state:  # worked out by one_move_per_decision
+        _seen, action, canonical, new_state, events = tried
+    else:
+        action, canonical = resolve_line(turn, key, line)
+        new_state, events = turn.engine.apply(turn.state, turn.seat, action)
     canonical = _in_reader_words(turn, action, canonical)
-    new_state, events = turn.engine.apply(turn.state, turn.seat, action)
     log_move(turn.session, turn.ctx, turn.game, turn.seat, line, action, events,
              turn.engine.state_version(new_state), inbound_id)
     turn.state = new_state
@@ -130,9 +134,12 @@ def play(turn: Turn, key: KeyInfo, line: str, inbound_id: int | None) -> None:
 
 def handle_game_reply(
     session: Session, ctx: AppContext, game: Game, key: KeyInfo, seat_row: GameSeat, player: Player,
-    lines: list[str], inbound_id: int | None,
+    lines: list[str], inbound_id: int | None, *, seats: list[tuple[GameSeat, Player]] | None = None,
 ) -> str:
-    """Run every line, save the game once, queue every mail. Returns the inbound status."""
+    """Run every line, save the game once, queue every mail. Returns the inbound status.
+
+    ``seats``: the game's ``seats_of`` when the caller read them already (``authenticate_seats``);
+    a reply changes seat rows in place, never which player holds a seat."""
     engine, state = load(game)
     turn = Turn(session, ctx, game, engine, state, seat_row.seat, player, Results())
     lang = player.lang
@@ -172,7 +179,10 @@ def handle_game_reply(
         turn.results.ignored.extend(lines[MAX_LINES:])
     turn.results.ignored.extend(f"{line} (same move as above)" for line in duplicates)
     # read once for the three steps below (seat rows change in place, never their players)
-    seats = seats_of(session, game.id or 0) if turn.changed or turn.ended else []
+    if not (turn.changed or turn.ended):
+        seats = []
+    elif seats is None:
+        seats = seats_of(session, game.id or 0)
     if turn.changed:
         if not seat_row.bot:
             seat_row.misses = 0  # a move of the player's own: no longer "missed in a row"
@@ -211,7 +221,8 @@ def one_move_per_decision(turn: Turn, key: KeyInfo, lines: list[str]) -> tuple[l
         if find_command(GAME_COMMANDS, line) is None:
             try:
                 action, canonical = resolve_line(turn, key, line)
-                engine.apply(state, seat, action)
+                new_state, events = engine.apply(state, seat, action)
+                turn.tried[line] = (state, action, canonical, new_state, events)  # play reuses it
             except CommandError:
                 pass
             else:

@@ -33,7 +33,7 @@ from service.inbound.pipeline import (
     SUBJECT_KEY_RE,
     Pipeline,
     requeue_transient_quarantine,
-    store,
+    store_batch,
 )
 from service.leagues.rounds import advance_all
 from service.outbound.outbox import Sender, send_due, send_now
@@ -120,9 +120,10 @@ class Service:
         ``after_each`` runs after every mail's commit (``serve_forever`` sends that mail's
         answers at once instead of after the whole batch).
 
-        Each mail commits on its own; the IMAP flags of the whole batch are set in ONE
+        The fetched mails are stored in ONE commit (``store_batch``) before any is processed;
+        then each mail's processing commits on its own; the IMAP flags of the whole batch are set in ONE
         ``STORE`` after the last commit. A crash in between re-fetches mails already handled,
-        which ``store`` recognises by Message-ID and flags without running them again.
+        which ``store_batch`` recognises by Message-ID and flags without running them again.
 
         A transient fault (the database cannot be written, IMAP drops) never loses a mail: what
         was not stored stays unflagged in the inbox, what was stored stays ``new``; the round
@@ -140,22 +141,21 @@ class Service:
             self.poll_trouble = True
             fetched = []
         log.debug("poll: %d new mails in the inbox", len(fetched))
-        uid_of: dict[int, int] = {}
+        uids_of: dict[int, list[int]] = {}
         done: list[int] = []
         try:
             with self.session() as s:
-                for n, (uid, raw) in enumerate(fetched):
-                    try:
-                        row, _created = store(s, self.ctx, raw, uid, self.settings.imap_mailbox)
-                    except Exception:
-                        for _uid, unstored in fetched[n:]:
-                            with contextlib.suppress(Exception):
-                                self.pipeline.not_stored(unstored)
-                        raise
-                    assert row.id is not None
+                try:  # the whole fetch in one commit, before any of it is processed
+                    rows = store_batch(s, self.ctx, fetched, self.settings.imap_mailbox)
+                except Exception:
+                    for _uid, unstored in fetched:
+                        with contextlib.suppress(Exception):
+                            self.pipeline.not_stored(unstored)
+                    raise
+                for (uid, _raw), row in zip(fetched, rows, strict=True):
                     self.pipeline.stored(row)
                     if row.status == "new":
-                        uid_of[row.id] = uid
+                        uids_of.setdefault(row.id, []).append(uid)
                     else:
                         done.append(uid)  # handled before a crash (or by another worker), flag missing
         except Exception as exc:
@@ -187,8 +187,7 @@ class Service:
                         continue
                     in_a_row = 0
                     handled += 1
-                    if inbound_id in uid_of:
-                        done.append(uid_of[inbound_id])
+                    done += uids_of.get(inbound_id, [])
                     if after_each is not None:
                         await after_each()
         finally:

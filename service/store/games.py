@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 import engines
@@ -101,14 +102,25 @@ def save_state(session: Session, ctx: AppContext, game: Game, engine: Engine[Any
         "paused_left": None if game.paused else game.paused_left,
         "outcome": json.dumps(outcome.to_json()) if outcome is not None else game.outcome,
     }
-    result = session.execute(  # the game object is updated below: no ORM evaluation of the criteria
-        update(Game).where(col(Game.id) == game.id, col(Game.version) == game.version).values(**values),
-        execution_options={"synchronize_session": False},
-    )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    # A Core statement on the session's connection: the ORM's bulk-update path (criteria
+    # evaluation, session synchronisation) cost more than the UPDATE itself.
+    result = session.connection().execute(
+        _SAVE_STATE, {"game_id": game.id, "seen": game.version, **{f"new_{k}": v for k, v in values.items()}})
+    if result.rowcount != 1:
         raise StaleGame(f"game {game.id} changed under us (version {game.version})")
     for name, value in values.items():
-        setattr(game, name, value)
+        # as committed values: the row holds them already; a plain setattr made the ORM
+        # write the same columns a second time (an unchecked UPDATE) when the session flushed
+        set_committed_value(game, name, value)
+
+
+#: ``save_state``'s optimistic-locking UPDATE, built once (building it cost more than running it)
+_SAVE_STATE = (
+    update(Game)
+    .where(col(Game.id) == bindparam("game_id"), col(Game.version) == bindparam("seen"))
+    .values({name: bindparam(f"new_{name}") for name in
+             ("state", "version", "updated_at", "status", "deadline", "turn_started_at", "paused_left", "outcome")})
+)
 
 
 def end_game(session: Session, ctx: AppContext, game: Game, status: str, outcome: Outcome) -> None:
@@ -135,15 +147,28 @@ def log_move(
     events: Sequence[Event],
     state_version: int,
     inbound_id: int | None = None,
-) -> MoveLog:
+) -> int:
+    """Append one entry to the game's move log (in the session's transaction); its id.
+
+    A Core INSERT on the session's connection: a log entry is never read back as an object
+    in the transaction that writes it (``events_since`` selects it), and the ORM's unit of
+    work around one INSERT cost several times the statement. New objects the session holds
+    are flushed first, so a row the entry refers to is in the database before it."""
     assert game.id is not None
-    row = MoveLog(game_id=game.id, seat=seat, command=command,
-                  action=json.dumps(action.to_json()) if action else None,
-                  events=json.dumps([e.to_json() for e in events]), inbound_id=inbound_id,
-                  state_version=state_version, created_at=ctx.clock.now())
-    session.add(row)
-    session.flush()
-    return row
+    if session.new:
+        session.flush()
+    result = session.connection().execute(_LOG_MOVE, {
+        "game_id": game.id, "seat": seat, "command": command,
+        "action": json.dumps(action.to_json()) if action else None,
+        "events": json.dumps([e.to_json() for e in events]), "inbound_id": inbound_id,
+        "state_version": state_version, "created_at": ctx.clock.now()})
+    inserted = result.inserted_primary_key
+    assert inserted is not None
+    return int(inserted[0])
+
+
+_LOG_MOVE = insert(MoveLog).values({name: bindparam(name) for name in (
+    "game_id", "seat", "command", "action", "events", "inbound_id", "state_version", "created_at")})
 
 
 def stored_outcome(game: Game) -> Outcome | None:
@@ -165,9 +190,9 @@ def visible_events(session: Session, game_id: int, seat: int | None, after_id: i
 def events_since(session: Session, game_id: int, seat: int | None, after_id: int) -> tuple[list[tuple[int, Event]], int]:
     """``visible_events`` plus the newest log id read (``after_id`` when nothing is newer), so
     a digest and its bookmark come from one query."""
-    rows = session.exec(
-        select(MoveLog).where(MoveLog.game_id == game_id, col(MoveLog.id) > after_id).order_by(col(MoveLog.id))
-    ).all()
+    # Core rows of the two columns needed, on the session's connection: the log is only ever
+    # written by ``log_move``'s Core INSERT, so no pending ORM object can be missing here
+    rows = session.connection().execute(_EVENTS_SINCE, {"game_id": game_id, "after_id": after_id}).all()
     out: list[tuple[int, Event]] = []
     newest = after_id
     for row in rows:
@@ -178,3 +203,8 @@ def events_since(session: Session, game_id: int, seat: int | None, after_id: int
             if event.visible(seat):
                 out.append((row.id, event))
     return out, newest
+
+
+_EVENTS_SINCE = (select(col(MoveLog.id), col(MoveLog.events))
+                 .where(col(MoveLog.game_id) == bindparam("game_id"), col(MoveLog.id) > bindparam("after_id"))
+                 .order_by(col(MoveLog.id)))
