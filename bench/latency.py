@@ -35,7 +35,7 @@ from sqlmodel import col, select
 
 import engines
 from bench.scale import SERVICE_ADDRESS, SERVICE_PASSWORD, World, bench_settings, outbox_empty, reply_for
-from service.schedule.runtime import Service
+from service.schedule.runtime import Service, freeze_startup_objects
 from service.store.models import InboundMail, Outbox
 
 
@@ -93,6 +93,7 @@ def _aware(at: datetime) -> datetime:
 
 async def _feed(service: Service, stack: Any, messages: list[Any], rate: float) -> list[float]:
     """Serve while sending ``messages`` at ``rate`` per second; SMTP acceptance times."""
+    freeze_startup_objects()  # as `pbem serve` does
     serving = asyncio.create_task(service.serve_forever())
     accepted: list[float] = []
     try:

@@ -35,7 +35,7 @@ from service.config import Settings
 from service.outbound.keys import make_key, reply_address
 from service.outbound.render import subject_tag
 from service.play.start import create_game
-from service.schedule.runtime import Service
+from service.schedule.runtime import Service, freeze_startup_objects
 from service.store.games import create_player
 from service.store.models import Game, GameSeat, InboundMail, Outbox, Player, ReplyKey
 
@@ -293,6 +293,7 @@ async def poll_cycle(service: Service, expected: int) -> float:
 async def serve_until_done(service: Service, expected: int, timeout: float = 600.0) -> float:
     """Seconds for ``pbem serve``'s own loop (``serve_forever``: IDLE, poll, outbox worker) to
     handle ``expected`` stored-or-waiting replies and send everything they cause."""
+    freeze_startup_objects()  # as `pbem serve` does
     started = time.perf_counter()
     serving = asyncio.create_task(service.serve_forever())
     try:

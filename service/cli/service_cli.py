@@ -104,7 +104,7 @@ async def _serve(settings: Settings, worker: str) -> None:
     """Build the service (waiting for the database), answer the health check, run until a signal."""
     from service.admin.health import HealthServer, evaluate, starting
     from service.cli.exitcodes import EX_UNAVAILABLE
-    from service.schedule.runtime import Service
+    from service.schedule.runtime import Service, freeze_startup_objects
 
     health: HealthServer | None = None
     if settings.health_port:
@@ -124,6 +124,7 @@ async def _serve(settings: Settings, worker: str) -> None:
                       f"as worker {service.worker_id}"
                       + (f", health check on http://{settings.health_host}:{health.port}/healthz" if health else ""),
                       soft_wrap=True)
+        freeze_startup_objects()
         await service.serve_forever()
     finally:
         if health is not None:

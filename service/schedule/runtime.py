@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import logging
 import os
@@ -55,6 +56,19 @@ __all__ = ["Service", "create_game", "create_player"]
 #: stored mails a worker claims at a time: small, so several workers share a burst
 CLAIM_BATCH = 8
 
+
+
+def freeze_startup_objects() -> None:
+    """Move what is alive once a server is ready (modules, engines' content, compiled templates,
+    the catalogs: ~140,000 objects) out of the cyclic garbage collector's sight.
+
+    A full collection otherwise walks them all — about 0.1 s during which no reply is handled,
+    the slow tail of a reply's service time under light load. Called once by ``pbem serve``
+    (and the benchmarks that stand in for it), not by ``serve_forever``: a test process serves
+    many times, and objects frozen there would never be collected if they later form cycles.
+    """
+    gc.collect()
+    gc.freeze()
 
 class Service:
     """The mail service for one configuration (and one injectable clock)."""

@@ -134,3 +134,17 @@ def test_a_worker_that_misses_its_wake_up_is_started_afresh(
     assert any(line.startswith("sweep worker does not take its wake-up, waiting in _worker (runtime.py:")
                for line in lines), lines
     assert service.stuck_rounds == 1
+
+
+def test_startup_objects_are_frozen_out_of_the_collectors_sight() -> None:
+    """`pbem serve` freezes what is alive at start, so a full collection does not walk it."""
+    import gc
+
+    from service.schedule.runtime import freeze_startup_objects
+
+    assert gc.get_freeze_count() == 0
+    try:
+        freeze_startup_objects()
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()
