@@ -35,56 +35,81 @@ class HomeSteps:
     stuck_after: bool = False  # "after-the-seven": stuck is judged only once the 7 is finished
 
 
-def _steps_from(board: Board, marble: int, home: HomeSteps) -> list[Board]:
-    """Every position after one single step of ``marble``."""
-    p = board.pos[marble]
+def _home_taken(pos: tuple[int, ...], seat: int) -> list[bool]:
+    taken = [False] * HOME_SIZE
+    for q in pos[4 * seat:4 * seat + 4]:
+        if q >= HOME:
+            taken[q - HOME] = True
+    return taken
+
+
+def _steps_from(key: Key, marble: int, home: HomeSteps) -> list[Key]:
+    """Every position (as ``Board.key()``) after one single step of ``marble``.
+
+    The search below runs on these immutable keys rather than on ``Board`` copies: a 7 visits
+    thousands of positions, and only the few it ends in become boards."""
+    pos, fresh = key
+    p = pos[marble]
     seat = owner(marble)
-    out: list[Board] = []
+    out: list[Key] = []
     if 0 <= p < HOME:
-        nxt = board.copy()
+        npos = list(pos)
+        nfresh = list(fresh)
         target = (p + 1) % RING_SIZE
-        for m, q in enumerate(nxt.pos):
-            if q == target:
-                nxt.knock(m)
-        nxt.pos[marble] = target
-        nxt.fresh[marble] = False
-        out.append(nxt)
-        if p == start(seat) and not board.fresh[marble] and not board.home_taken(seat)[0]:
-            into = board.copy()
-            into.pos[marble] = HOME
-            out.append(into)
+        if target in pos:
+            for m, q in enumerate(pos):
+                if q == target:  # knocked back to its waiting area
+                    npos[m] = WAIT
+                    nfresh[m] = False
+        npos[marble] = target
+        nfresh[marble] = False
+        out.append((tuple(npos), tuple(nfresh)))
+        if p == start(seat) and not fresh[marble] and not _home_taken(pos, seat)[0]:
+            into = list(pos)
+            into[marble] = HOME
+            out.append((tuple(into), fresh))
         return out
     if p >= HOME:
         i = p - HOME
-        taken = board.home_taken(seat)
+        taken = _home_taken(pos, seat)
         ahead = i + 1 < HOME_SIZE and not taken[i + 1]  # not stuck (TAC-35)
         if ahead:
-            fwd = board.copy()
-            fwd.pos[marble] = p + 1
-            out.append(fwd)
+            fwd = list(pos)
+            fwd[marble] = p + 1
+            out.append((tuple(fwd), fresh))
         # backward: never out of the home, never over a marble; a stuck marble may not move,
         # unless stuck is judged only after the whole 7 (TAC-39)
         if home.back and i > 0 and not taken[i - 1] and (ahead or home.stuck_after):
-            back = board.copy()
-            back.pos[marble] = p - 1
-            out.append(back)
+            back = list(pos)
+            back[marble] = p - 1
+            out.append((tuple(back), fresh))
     return out
 
 
-def part_results(board: Board, marble: int, max_steps: int, home: HomeSteps) -> list[list[Board]]:
-    """``result[k]`` = distinct positions after exactly ``k`` single steps of ``marble``."""
-    layers: list[list[Board]] = [[board]]
+def _part_keys(key: Key, marble: int, max_steps: int, home: HomeSteps) -> list[list[Key]]:
+    """:func:`part_results` on position keys."""
+    layers: list[list[Key]] = [[key]]
     for _ in range(max_steps):
-        seen: dict[Key, Board] = {}
+        seen: dict[Key, None] = {}
         for b in layers[-1]:
             for nb in _steps_from(b, marble, home):
-                seen.setdefault(nb.key(), nb)
-        layers.append(list(seen.values()))
+                seen.setdefault(nb)
+        layers.append(list(seen))
         if not seen:
             for _ in range(len(layers), max_steps + 1):
                 layers.append([])
             break
     return layers
+
+
+def _board(key: Key) -> Board:
+    return Board(list(key[0]), list(key[1]))
+
+
+def part_results(board: Board, marble: int, max_steps: int, home: HomeSteps) -> list[list[Board]]:
+    """``result[k]`` = distinct positions after exactly ``k`` single steps of ``marble``."""
+    layers = _part_keys(board.key(), marble, max_steps, home)
+    return [[board], *([_board(k) for k in layer] for layer in layers[1:])]
 
 
 def outcomes(board: Board, seat: int, home: HomeSteps, total: int = 7) -> dict[Key, tuple[tuple[Part, ...], Board]]:
@@ -96,33 +121,37 @@ def outcomes(board: Board, seat: int, home: HomeSteps, total: int = 7) -> dict[K
     after another one has.
     """
     results: dict[Key, tuple[tuple[Part, ...], Board]] = {}
-    reached: set[tuple[Key, int]] = {(board.key(), total)}
-    layer: list[tuple[tuple[Part, ...], Board, int]] = [((), board, total)]
+    first = board.key()
+    reached: set[tuple[Key, int]] = {(first, total)}
+    layer: list[tuple[tuple[Part, ...], Key, int]] = [((), first, total)]
     # a position is reached with different amounts left: its single-marble results are shared
-    parts_cache: dict[tuple[Key, int], list[list[Board]]] = {}
+    parts_cache: dict[tuple[Key, int], list[list[Key]]] = {}
+    fixed_ctrl = None if rules.SEVEN_LEFTOVER_TO_PARTNER else controlled_seat(board, seat)
+    partner_seat = (seat + 2) % 4
     while layer:
-        following: list[tuple[tuple[Part, ...], Board, int]] = []
-        for parts, b, left in layer:
-            ctrl = _controller(b, board, seat)
-            key = b.key()
+        following: list[tuple[tuple[Part, ...], Key, int]] = []
+        for parts, key, left in layer:
+            pos = key[0]
+            # whose marbles the 7 moves now: may switch to the partner's mid-move (TAC-48)
+            ctrl = fixed_ctrl if fixed_ctrl is not None else (
+                partner_seat if min(pos[4 * seat:4 * seat + 4]) >= HOME else seat)
             last = parts[-1][0] if parts else None
             for m in range(4 * ctrl, 4 * ctrl + 4):
-                if m == last or b.pos[m] == WAIT:
+                if m == last or pos[m] == WAIT:
                     continue
                 cached = parts_cache.get((key, m))
                 if cached is None or len(cached) <= left:
-                    cached = parts_cache[(key, m)] = part_results(b, m, left, home)
+                    cached = parts_cache[(key, m)] = _part_keys(key, m, left, home)
                 for k in range(1, left + 1):
-                    for nb in cached[k]:
-                        nkey = nb.key()
+                    for nkey in cached[k]:
                         if (nkey, left - k) in reached:
                             continue
                         reached.add((nkey, left - k))
-                        split = (*parts, (m, k, nb.pos[m]))
+                        split = (*parts, (m, k, nkey[0][m]))
                         if k == left:
-                            results[nkey] = (split, nb)
+                            results[nkey] = (split, _board(nkey))
                         else:
-                            following.append((split, nb, left - k))
+                            following.append((split, nkey, left - k))
         layer = following
     return results
 
