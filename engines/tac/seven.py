@@ -35,62 +35,63 @@ class HomeSteps:
     stuck_after: bool = False  # "after-the-seven": stuck is judged only once the 7 is finished
 
 
-def _home_taken(pos: tuple[int, ...], seat: int) -> list[bool]:
-    taken = [False] * HOME_SIZE
-    for q in pos[4 * seat:4 * seat + 4]:
-        if q >= HOME:
-            taken[q - HOME] = True
-    return taken
+# The search runs on compact position keys: 32 bytes, ``pos + 1`` of the 16 marbles (WAIT is 0)
+# then their ``fresh`` flags. A 7 visits thousands of positions; bytes hash once and compare
+# fast, and only the few positions it ends in become ``Board`` objects.
+Packed = bytes
 
 
-def _steps_from(key: Key, marble: int, home: HomeSteps) -> list[Key]:
-    """Every position (as ``Board.key()``) after one single step of ``marble``.
+def _pack(board: Board) -> Packed:
+    return bytes([p + 1 for p in board.pos] + [1 if f else 0 for f in board.fresh])
 
-    The search below runs on these immutable keys rather than on ``Board`` copies: a 7 visits
-    thousands of positions, and only the few it ends in become boards."""
-    pos, fresh = key
-    p = pos[marble]
+
+def _unpack(packed: Packed) -> Board:
+    return Board([x - 1 for x in packed[:16]], [x == 1 for x in packed[16:]])
+
+
+def _steps_from(packed: Packed, marble: int, home: HomeSteps) -> list[Packed]:
+    """Every position after one single step of ``marble``."""
+    p = packed[marble] - 1
     seat = owner(marble)
-    out: list[Key] = []
+    mine = packed[4 * seat:4 * seat + 4]
+    out: list[Packed] = []
     if 0 <= p < HOME:
-        npos = list(pos)
-        nfresh = list(fresh)
+        nxt = bytearray(packed)
         target = (p + 1) % RING_SIZE
-        if target in pos:
-            for m, q in enumerate(pos):
-                if q == target:  # knocked back to its waiting area
-                    npos[m] = WAIT
-                    nfresh[m] = False
-        npos[marble] = target
-        nfresh[marble] = False
-        out.append((tuple(npos), tuple(nfresh)))
-        if p == start(seat) and not fresh[marble] and not _home_taken(pos, seat)[0]:
-            into = list(pos)
-            into[marble] = HOME
-            out.append((tuple(into), fresh))
+        hit = packed.find(target + 1, 0, 16)
+        while hit != -1:  # knocked back to its waiting area
+            nxt[hit] = 0
+            nxt[16 + hit] = 0
+            hit = packed.find(target + 1, hit + 1, 16)
+        nxt[marble] = target + 1
+        nxt[16 + marble] = 0
+        out.append(bytes(nxt))
+        if p == start(seat) and not packed[16 + marble] and HOME + 1 not in mine:
+            into = bytearray(packed)
+            into[marble] = HOME + 1
+            out.append(bytes(into))
         return out
     if p >= HOME:
         i = p - HOME
-        taken = _home_taken(pos, seat)
-        ahead = i + 1 < HOME_SIZE and not taken[i + 1]  # not stuck (TAC-35)
+        ahead = i + 1 < HOME_SIZE and HOME + i + 2 not in mine  # not stuck (TAC-35)
         if ahead:
-            fwd = list(pos)
-            fwd[marble] = p + 1
-            out.append((tuple(fwd), fresh))
+            fwd = bytearray(packed)
+            fwd[marble] = p + 2
+            out.append(bytes(fwd))
         # backward: never out of the home, never over a marble; a stuck marble may not move,
         # unless stuck is judged only after the whole 7 (TAC-39)
-        if home.back and i > 0 and not taken[i - 1] and (ahead or home.stuck_after):
-            back = list(pos)
-            back[marble] = p - 1
-            out.append((tuple(back), fresh))
+        if home.back and i > 0 and HOME + i not in mine and (ahead or home.stuck_after):
+            back = bytearray(packed)
+            back[marble] = p
+            out.append(bytes(back))
     return out
 
 
-def _part_keys(key: Key, marble: int, max_steps: int, home: HomeSteps) -> list[list[Key]]:
-    """:func:`part_results` on position keys."""
-    layers: list[list[Key]] = [[key]]
+def _part_keys(packed: Packed, marble: int, max_steps: int, home: HomeSteps) -> list[list[Packed]]:
+    """:func:`part_results` on packed positions."""
+    layers: list[list[Packed]] = [[packed]]
     for _ in range(max_steps):
-        seen: dict[Key, None] = {}
+        seen: dict[Packed, None] = {}
         for b in layers[-1]:
             for nb in _steps_from(b, marble, home):
                 seen.setdefault(nb)
@@ -102,14 +103,10 @@ def _part_keys(key: Key, marble: int, max_steps: int, home: HomeSteps) -> list[l
     return layers
 
 
-def _board(key: Key) -> Board:
-    return Board(list(key[0]), list(key[1]))
-
-
 def part_results(board: Board, marble: int, max_steps: int, home: HomeSteps) -> list[list[Board]]:
     """``result[k]`` = distinct positions after exactly ``k`` single steps of ``marble``."""
-    layers = _part_keys(board.key(), marble, max_steps, home)
-    return [[board], *([_board(k) for k in layer] for layer in layers[1:])]
+    layers = _part_keys(_pack(board), marble, max_steps, home)
+    return [[board], *([_unpack(k) for k in layer] for layer in layers[1:])]
 
 
 def outcomes(board: Board, seat: int, home: HomeSteps, total: int = 7) -> dict[Key, tuple[tuple[Part, ...], Board]]:
@@ -120,24 +117,23 @@ def outcomes(board: Board, seat: int, home: HomeSteps, total: int = 7) -> dict[K
     never needed (the merged part reaches the same positions), but a marble may move again
     after another one has.
     """
-    results: dict[Key, tuple[tuple[Part, ...], Board]] = {}
-    first = board.key()
-    reached: set[tuple[Key, int]] = {(first, total)}
-    layer: list[tuple[tuple[Part, ...], Key, int]] = [((), first, total)]
+    ends: dict[Packed, tuple[Part, ...]] = {}
+    first = _pack(board)
+    reached: set[tuple[Packed, int]] = {(first, total)}
+    layer: list[tuple[tuple[Part, ...], Packed, int]] = [((), first, total)]
     # a position is reached with different amounts left: its single-marble results are shared
-    parts_cache: dict[tuple[Key, int], list[list[Key]]] = {}
+    parts_cache: dict[tuple[Packed, int], list[list[Packed]]] = {}
     fixed_ctrl = None if rules.SEVEN_LEFTOVER_TO_PARTNER else controlled_seat(board, seat)
     partner_seat = (seat + 2) % 4
     while layer:
-        following: list[tuple[tuple[Part, ...], Key, int]] = []
+        following: list[tuple[tuple[Part, ...], Packed, int]] = []
         for parts, key, left in layer:
-            pos = key[0]
             # whose marbles the 7 moves now: may switch to the partner's mid-move (TAC-48)
             ctrl = fixed_ctrl if fixed_ctrl is not None else (
-                partner_seat if min(pos[4 * seat:4 * seat + 4]) >= HOME else seat)
+                partner_seat if min(key[4 * seat:4 * seat + 4]) > HOME else seat)
             last = parts[-1][0] if parts else None
             for m in range(4 * ctrl, 4 * ctrl + 4):
-                if m == last or pos[m] == WAIT:
+                if m == last or key[m] == 0:
                     continue
                 cached = parts_cache.get((key, m))
                 if cached is None or len(cached) <= left:
@@ -147,12 +143,16 @@ def outcomes(board: Board, seat: int, home: HomeSteps, total: int = 7) -> dict[K
                         if (nkey, left - k) in reached:
                             continue
                         reached.add((nkey, left - k))
-                        split = (*parts, (m, k, nkey[0][m]))
+                        split = (*parts, (m, k, nkey[m] - 1))
                         if k == left:
-                            results[nkey] = (split, _board(nkey))
+                            ends[nkey] = split
                         else:
                             following.append((split, nkey, left - k))
         layer = following
+    results: dict[Key, tuple[tuple[Part, ...], Board]] = {}
+    for packed, split in ends.items():
+        after = _unpack(packed)
+        results[after.key()] = (split, after)
     return results
 
 
