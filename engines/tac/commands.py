@@ -30,10 +30,11 @@ in ``FILLER`` ("play the 5 with a1"). "2 kids, 1 dog" or "I think 3 is better th
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations
 
 from engines import i18n
@@ -105,6 +106,14 @@ def tokens(text: str) -> list[str]:
 def strip_polite(text: str) -> str:
     """``engines.wording.strip_fillers``, except that a last word meaning *home* stays: "nha"
     (``nhà`` typed without diacritics) is a polite particle elsewhere but a destination here."""
+    return _strip_polite(i18n.locale_key(), i18n.languages(), text)
+
+
+@lru_cache(maxsize=4096)
+def _strip_polite(folder: str, langs: tuple[str, ...], text: str) -> str:
+    """:func:`strip_polite` of one line under one set of catalogs (the key): the same short
+    commands come back again and again (every replay of a game reads its whole log)."""
+    del folder, langs  # the cache key: the fillers are the current catalogs' own
     kept = strip_fillers(text)
     words, left = _plain(text), _plain(kept)
     for start in range(len(words) - len(left) + 1):
@@ -198,6 +207,15 @@ class Reading:
 
 def read(text: str) -> Reading:
     """Turn text into a ``Reading``; raises ``InvalidCommand`` for words it cannot place."""
+    r = _read(i18n.locale_key(), i18n.languages(), text)
+    return dataclasses.replace(r, marbles=r.marbles.copy(), dests=r.dests.copy(), numbers=r.numbers.copy(),
+                               parts=r.parts.copy())  # a copy: the cached reading stays as read
+
+
+@lru_cache(maxsize=4096)
+def _read(folder: str, langs: tuple[str, ...], text: str) -> Reading:
+    """:func:`read` under one set of catalogs (the cache key: the vocabulary is theirs)."""
+    del folder, langs
     r = Reading()
     unknown: list[str] = []
     vocab = vocabulary()

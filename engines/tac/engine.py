@@ -10,6 +10,7 @@ deals: replaying recorded games); every OPEN resolution lives in ``rules``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from engines import i18n
@@ -34,7 +35,7 @@ from engines.tac import content as cardlib
 from engines.tac import dealing, flow, seven
 from engines.tac.board import HOME, LETTERS, WAIT, Board, controlled_seat, marble_name
 from engines.tac.bots import HeuristicBot
-from engines.tac.labels import label
+from engines.tac.labels import lazy_label
 from engines.tac.plays import MARBLE_BY_NAME, action_card, part_text
 from engines.tac.rules import (
     RANDOM_FIRST_DEALER,
@@ -108,7 +109,7 @@ class TacEngine(Engine[TacState]):
             legal = flow.legal(state, seat)
             before = state.board
             state.cache[key] = [
-                Choice(a, notation.format_action(a, legal), label(state, seat, a, before, after),
+                Choice(a, notation.format_action(a, legal), lazy_label(state, seat, a, before, after),
                        i18n.LazyWords(notation.format_in, a, legal))
                 for a, after in legal.items()
             ]
@@ -143,41 +144,38 @@ class TacEngine(Engine[TacState]):
     def parse(self, state: TacState, seat: Seat, text: str) -> Action:
         text = notation.strip_polite(text)  # "5 a1 please", "13 mở nhé": then the whole line is read
         legal = flow.legal(state, seat)
-        menu = self.menu(state, seat) if legal else []
-        commands = [c.command for c in menu]
-        in_lang = i18n.each_lang(lambda lang: [c.command_in(lang) for c in menu])  # examples in the reader's words
-        shown = notation.in_words(in_lang, 4)
+        ex = _Examples(self, state, seat, legal)
         if not text.strip():
-            if not menu:
+            if not ex.menu:
                 raise InvalidCommand(tr("Empty command. Write e.g. give 12."),
-                                     commands[:6])
-            raise InvalidCommand(tr("Empty command. Write e.g. {shown}.", shown=shown),
-                                 commands[:6])
+                                     ex.commands[:6])
+            raise InvalidCommand(tr("Empty command. Write e.g. {shown}.", shown=ex.shown),
+                                 ex.commands[:6])
         try:
             reading = notation.read(text)
         except InvalidCommand as err:
-            raise InvalidCommand(tr("{message} Write e.g. {shown}.", message=err.message, shown=shown),
-                                 commands[:6]) from None
+            raise InvalidCommand(tr("{message} Write e.g. {shown}.", message=err.message, shown=ex.shown),
+                                 ex.commands[:6]) from None
         if not legal:
             raise IllegalCommand(tr("It is not your turn to act."))
         if not (reading.card or reading.verb or reading.marbles or reading.skip or reading.start):
-            raise InvalidCommand(tr("Cannot find a card or a move in {strip!r}. Write e.g. {shown}.", strip=text.strip(), shown=shown), commands[:6])
+            raise InvalidCommand(tr("Cannot find a card or a move in {strip!r}. Write e.g. {shown}.", strip=text.strip(), shown=ex.shown), ex.commands[:6])
         if reading.card == "7" and reading.verb is None and reading.parts and any(
             a.kind == "seven" for a in legal
         ):
-            return self._parse_seven(state, seat, text, reading, legal, commands)
+            return self._parse_seven(state, seat, text, reading, legal, ex)
         card_of = {a: action_card(a) for a in legal}
         found = notation.match(reading, legal, card_of)
         if len(found) == 1:
             return found[0]
         if not found:
             hand_cards = sorted({card_of[a] for a in legal})
-            raise notation.refuse_none(text, reading, hand_cards, commands, in_lang)
+            raise notation.refuse_none(text, reading, hand_cards, ex.commands, ex.in_lang)
         raise notation.refuse_many(text, [notation.format_action(a, legal) for a in found],
                                    notation.per_lang(found, legal))
 
     def _parse_seven(self, state: TacState, seat: Seat, text: str, reading: notation.Reading,
-                     legal: dict[Action, Board | None], commands: list[str]) -> Action:
+                     legal: dict[Action, Board | None], ex: _Examples) -> Action:
         who = int(state.pending["victim"]) if state.pending and state.pending["kind"] == "devil" else seat
         board = state.board
         raw = reading.parts
@@ -186,7 +184,6 @@ class TacEngine(Engine[TacState]):
         elif len(raw) > 1:
             # "7 a4 c3" without step numbers: colour letter + steps, as people write it
             raw = [(m[0], int(m[1]), e) if k == 0 and len(m) == 2 else (m, k, e) for m, k, e in raw]
-        examples = [c for c in commands if c.startswith("7")][:6] or commands[:6]
         home = flow.home_steps(state)
         after = board
         done: list[tuple[int, int, int]] = []
@@ -195,10 +192,11 @@ class TacEngine(Engine[TacState]):
                 raise seven.SplitError("the parts must add up to 7 steps")
             for written, steps, end in raw:
                 # resolved part by part: after the fourth marble is home, letters mean the partner's
-                marble = self._seven_marble(after, who, written, steps, home, examples)
+                marble = self._seven_marble(after, who, written, steps, home, ex)
                 part, after = seven.simulate(after, who, [(marble, steps, end)], home, total=steps)
                 done.extend(part)
         except seven.SplitError as err:
+            examples = ex.sevens
             raise IllegalCommand(tr("Cannot carry out {strip!r}: {err}. Examples: {join}.", strip=text.strip(), err=err, join=', '.join(examples)),
                                  examples) from None
         key = after.key()
@@ -209,7 +207,7 @@ class TacEngine(Engine[TacState]):
 
     @staticmethod
     def _seven_marble(board: Board, seat: int, written: str, steps: int, home: seven.HomeSteps,
-                     examples: list[str]) -> int:
+                     ex: _Examples) -> int:
         """A written marble: a full name, or a colour letter when one marble of it can take the steps."""
         if written in MARBLE_BY_NAME:
             return MARBLE_BY_NAME[written]
@@ -220,6 +218,7 @@ class TacEngine(Engine[TacState]):
             return fits[0]
         if not fits:
             raise seven.SplitError(f"no marble of colour {written} can take {steps} steps now")
+        examples = ex.sevens
         raise AmbiguousCommand(tr("{written!r} may mean several marbles; write the full name, e.g. {join}.", written=written, join=', '.join(examples)), examples)
 
     def apply(self, state: TacState, seat: Seat, action: Action) -> tuple[TacState, list[Event]]:
@@ -306,6 +305,37 @@ class TacEngine(Engine[TacState]):
         if state.phase == "play":
             out.append("give 5")
         return out
+
+
+class _Examples:
+    """The menu's commands a refused command is answered with, worked out only when one is
+    refused: a good command (every move of a replayed log) needs no menu, its labels or its
+    words in each language."""
+
+    def __init__(self, engine: TacEngine, state: TacState, seat: Seat, legal: dict[Action, Board | None]) -> None:
+        self._engine, self._state, self._seat, self._legal = engine, state, seat, legal
+
+    @cached_property
+    def menu(self) -> list[Choice]:
+        return self._engine.menu(self._state, self._seat) if self._legal else []
+
+    @cached_property
+    def commands(self) -> list[str]:
+        return [c.command for c in self.menu]
+
+    @cached_property
+    def in_lang(self) -> dict[str, list[str]]:
+        """The examples in the reader's words."""
+        return i18n.each_lang(lambda lang: [c.command_in(lang) for c in self.menu])
+
+    @cached_property
+    def shown(self) -> dict[str, str]:
+        return notation.in_words(self.in_lang, 4)
+
+    @cached_property
+    def sevens(self) -> list[str]:
+        """Examples for a refused 7: the menu's 7s, else any six commands."""
+        return [c for c in self.commands if c.startswith("7")][:6] or self.commands[:6]
 
 
 ENGINE = TacEngine()

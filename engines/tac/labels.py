@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from engines.contract import Action, Text, tr
 from engines.tac import content as cardlib
 from engines.tac.board import WAIT, Board, field_name, marble_name
@@ -20,6 +23,32 @@ def changes(before: Board, after: Board, lang: str = "en") -> tuple[list[str], l
             else:
                 moved.append(f"{marble_name(m)} {field_name(m, before.pos[m], lang)}→{field_name(m, after.pos[m], lang)}")
     return moved, knocked
+
+
+class LazyLabel(Text):
+    """A menu label written on first read: ``legal_actions`` lists every way to play a hand (a 7
+    alone has hundreds), a random or bot player picks one, and a mail reads a dozen. Built from
+    the same ``label`` call, so it is equal to, hashes and reads exactly like the eager Text; the
+    arguments it closes over are the cached legal position's own (never changed once listed)."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Text]) -> None:
+        object.__setattr__(self, "_make", make)
+
+    def __getattr__(self, name: str) -> Any:
+        """Called for a Text slot not yet filled: write the label once, then read it."""
+        if name not in ("msgid", "args", "context", "literal"):
+            raise AttributeError(name)
+        made = self._make()
+        for slot in ("msgid", "args", "context", "literal"):
+            object.__setattr__(self, slot, getattr(made, slot))
+        return getattr(made, name)
+
+
+def lazy_label(state: TacState, seat: int, action: Action, before: Board, after: Board | None) -> Text:
+    """:func:`label`, written when first read (see :class:`LazyLabel`)."""
+    return LazyLabel(lambda: label(state, seat, action, before, after))
 
 
 def label(state: TacState, seat: int, action: Action, before: Board, after: Board | None) -> Text:

@@ -35,56 +35,78 @@ class HomeSteps:
     stuck_after: bool = False  # "after-the-seven": stuck is judged only once the 7 is finished
 
 
-def _steps_from(board: Board, marble: int, home: HomeSteps) -> list[Board]:
+# The search runs on compact position keys: 32 bytes, ``pos + 1`` of the 16 marbles (WAIT is 0)
+# then their ``fresh`` flags. A 7 visits thousands of positions; bytes hash once and compare
+# fast, and only the few positions it ends in become ``Board`` objects.
+Packed = bytes
+
+
+def _pack(board: Board) -> Packed:
+    return bytes([p + 1 for p in board.pos] + [1 if f else 0 for f in board.fresh])
+
+
+def _unpack(packed: Packed) -> Board:
+    return Board([x - 1 for x in packed[:16]], [x == 1 for x in packed[16:]])
+
+
+def _steps_from(packed: Packed, marble: int, home: HomeSteps) -> list[Packed]:
     """Every position after one single step of ``marble``."""
-    p = board.pos[marble]
+    p = packed[marble] - 1
     seat = owner(marble)
-    out: list[Board] = []
+    mine = packed[4 * seat:4 * seat + 4]
+    out: list[Packed] = []
     if 0 <= p < HOME:
-        nxt = board.copy()
+        nxt = bytearray(packed)
         target = (p + 1) % RING_SIZE
-        for m, q in enumerate(nxt.pos):
-            if q == target:
-                nxt.knock(m)
-        nxt.pos[marble] = target
-        nxt.fresh[marble] = False
-        out.append(nxt)
-        if p == start(seat) and not board.fresh[marble] and not board.home_taken(seat)[0]:
-            into = board.copy()
-            into.pos[marble] = HOME
-            out.append(into)
+        hit = packed.find(target + 1, 0, 16)
+        while hit != -1:  # knocked back to its waiting area
+            nxt[hit] = 0
+            nxt[16 + hit] = 0
+            hit = packed.find(target + 1, hit + 1, 16)
+        nxt[marble] = target + 1
+        nxt[16 + marble] = 0
+        out.append(bytes(nxt))
+        if p == start(seat) and not packed[16 + marble] and HOME + 1 not in mine:
+            into = bytearray(packed)
+            into[marble] = HOME + 1
+            out.append(bytes(into))
         return out
     if p >= HOME:
         i = p - HOME
-        taken = board.home_taken(seat)
-        ahead = i + 1 < HOME_SIZE and not taken[i + 1]  # not stuck (TAC-35)
+        ahead = i + 1 < HOME_SIZE and HOME + i + 2 not in mine  # not stuck (TAC-35)
         if ahead:
-            fwd = board.copy()
-            fwd.pos[marble] = p + 1
-            out.append(fwd)
+            fwd = bytearray(packed)
+            fwd[marble] = p + 2
+            out.append(bytes(fwd))
         # backward: never out of the home, never over a marble; a stuck marble may not move,
         # unless stuck is judged only after the whole 7 (TAC-39)
-        if home.back and i > 0 and not taken[i - 1] and (ahead or home.stuck_after):
-            back = board.copy()
-            back.pos[marble] = p - 1
-            out.append(back)
+        if home.back and i > 0 and HOME + i not in mine and (ahead or home.stuck_after):
+            back = bytearray(packed)
+            back[marble] = p
+            out.append(bytes(back))
     return out
 
 
-def part_results(board: Board, marble: int, max_steps: int, home: HomeSteps) -> list[list[Board]]:
-    """``result[k]`` = distinct positions after exactly ``k`` single steps of ``marble``."""
-    layers: list[list[Board]] = [[board]]
+def _part_keys(packed: Packed, marble: int, max_steps: int, home: HomeSteps) -> list[list[Packed]]:
+    """:func:`part_results` on packed positions."""
+    layers: list[list[Packed]] = [[packed]]
     for _ in range(max_steps):
-        seen: dict[Key, Board] = {}
+        seen: dict[Packed, None] = {}
         for b in layers[-1]:
             for nb in _steps_from(b, marble, home):
-                seen.setdefault(nb.key(), nb)
-        layers.append(list(seen.values()))
+                seen.setdefault(nb)
+        layers.append(list(seen))
         if not seen:
             for _ in range(len(layers), max_steps + 1):
                 layers.append([])
             break
     return layers
+
+
+def part_results(board: Board, marble: int, max_steps: int, home: HomeSteps) -> list[list[Board]]:
+    """``result[k]`` = distinct positions after exactly ``k`` single steps of ``marble``."""
+    layers = _part_keys(_pack(board), marble, max_steps, home)
+    return [[board], *([_unpack(k) for k in layer] for layer in layers[1:])]
 
 
 def outcomes(board: Board, seat: int, home: HomeSteps, total: int = 7) -> dict[Key, tuple[tuple[Part, ...], Board]]:
@@ -95,35 +117,42 @@ def outcomes(board: Board, seat: int, home: HomeSteps, total: int = 7) -> dict[K
     never needed (the merged part reaches the same positions), but a marble may move again
     after another one has.
     """
-    results: dict[Key, tuple[tuple[Part, ...], Board]] = {}
-    reached: set[tuple[Key, int]] = {(board.key(), total)}
-    layer: list[tuple[tuple[Part, ...], Board, int]] = [((), board, total)]
+    ends: dict[Packed, tuple[Part, ...]] = {}
+    first = _pack(board)
+    reached: set[tuple[Packed, int]] = {(first, total)}
+    layer: list[tuple[tuple[Part, ...], Packed, int]] = [((), first, total)]
     # a position is reached with different amounts left: its single-marble results are shared
-    parts_cache: dict[tuple[Key, int], list[list[Board]]] = {}
+    parts_cache: dict[tuple[Packed, int], list[list[Packed]]] = {}
+    fixed_ctrl = None if rules.SEVEN_LEFTOVER_TO_PARTNER else controlled_seat(board, seat)
+    partner_seat = (seat + 2) % 4
     while layer:
-        following: list[tuple[tuple[Part, ...], Board, int]] = []
-        for parts, b, left in layer:
-            ctrl = _controller(b, board, seat)
-            key = b.key()
+        following: list[tuple[tuple[Part, ...], Packed, int]] = []
+        for parts, key, left in layer:
+            # whose marbles the 7 moves now: may switch to the partner's mid-move (TAC-48)
+            ctrl = fixed_ctrl if fixed_ctrl is not None else (
+                partner_seat if min(key[4 * seat:4 * seat + 4]) > HOME else seat)
             last = parts[-1][0] if parts else None
             for m in range(4 * ctrl, 4 * ctrl + 4):
-                if m == last or b.pos[m] == WAIT:
+                if m == last or key[m] == 0:
                     continue
                 cached = parts_cache.get((key, m))
                 if cached is None or len(cached) <= left:
-                    cached = parts_cache[(key, m)] = part_results(b, m, left, home)
+                    cached = parts_cache[(key, m)] = _part_keys(key, m, left, home)
                 for k in range(1, left + 1):
-                    for nb in cached[k]:
-                        nkey = nb.key()
+                    for nkey in cached[k]:
                         if (nkey, left - k) in reached:
                             continue
                         reached.add((nkey, left - k))
-                        split = (*parts, (m, k, nb.pos[m]))
+                        split = (*parts, (m, k, nkey[m] - 1))
                         if k == left:
-                            results[nkey] = (split, nb)
+                            ends[nkey] = split
                         else:
-                            following.append((split, nb, left - k))
+                            following.append((split, nkey, left - k))
         layer = following
+    results: dict[Key, tuple[tuple[Part, ...], Board]] = {}
+    for packed, split in ends.items():
+        after = _unpack(packed)
+        results[after.key()] = (split, after)
     return results
 
 
