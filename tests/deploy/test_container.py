@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import socket
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -69,7 +70,10 @@ def test_compose_migrates_before_serving_and_checks_health() -> None:
     assert services["db"]["environment"]["POSTGRES_PASSWORD"].startswith("${")
     # the image's pg_dump (Debian 12's postgresql-client 15) must not be older than the server
     assert services["db"]["image"].endswith(":15")
-    assert "FROM python:3.11-slim-bookworm\n" in (DEPLOY / "Containerfile").read_text()  # Debian 12: client 15
+    # Debian 12: client 15; the base is an ARG only so deploy/check-image.sh can build offline
+    containerfile = (DEPLOY / "Containerfile").read_text()
+    assert "ARG BASE=python:3.11-slim-bookworm\n" in containerfile
+    assert re.findall(r"^FROM .*$", containerfile, re.MULTILINE) == ["FROM ${BASE}"]
 
 
 def test_the_image_runs_as_a_user_with_the_health_check() -> None:
@@ -120,3 +124,16 @@ def test_the_trial_mail_server_listens_on_the_ports_given() -> None:
     finally:
         stop.set()
         thread.join(30)
+
+
+def test_check_image_script_refuses_arguments_in_one_line_and_explains_itself() -> None:
+    """deploy/check-image.sh (the real build-and-run check; too slow for the suite) takes its
+    settings from the environment: an argument is a one-line error before anything is built."""
+    script = DEPLOY / "check-image.sh"
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    wrong = subprocess.run(["bash", str(script), "--rebuild"], capture_output=True, text=True, timeout=30)
+    assert wrong.returncode == 2 and wrong.stdout == ""
+    assert wrong.stderr.count("\n") == 1 and "--rebuild" in wrong.stderr
+    usage = subprocess.run(["bash", str(script), "--help"], capture_output=True, text=True, timeout=30)
+    assert usage.returncode == 0
+    assert all(word in usage.stdout for word in ("debootstrap", "KEEP=1", "ROOTFS_CACHE", "--format docker"))
