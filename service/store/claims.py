@@ -20,6 +20,7 @@ when the owner is a process on this host that no longer exists (``owner_alive``)
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 import uuid
@@ -41,11 +42,25 @@ def is_postgres(engine: Engine) -> bool:
     return engine.dialect.name == "postgresql"
 
 
+@functools.cache
+def process_space() -> str:
+    """Where a pid means one process: the host name plus the pid namespace's identity.
+
+    Two containers on one host network share the host name but each has its own pids — both
+    `pbem serve` are pid 1 there — so host and pid alone would make each see the other's
+    claims as its own dead ones and take them (found building the container image)."""
+    try:
+        namespace = os.stat("/proc/self/ns/pid").st_ino
+    except OSError:  # no /proc (not Linux): the host name alone, as before
+        return socket.gethostname()
+    return f"{socket.gethostname()}@{namespace}"
+
+
 def worker_token(worker_id: str | None = None) -> str:
-    """An owner token for claims: ``host:pid:nonce`` (what ``owner_alive`` can check), with
-    the operator's worker id appended when it is not the default ``host:pid``."""
+    """An owner token for claims: ``host@pidns:pid:nonce`` (what ``owner_alive`` can check),
+    with the operator's worker id appended when it is not the default ``host:pid``."""
     host, pid = socket.gethostname(), os.getpid()
-    token = f"{host}:{pid}:{uuid.uuid4().hex[:8]}"
+    token = f"{process_space()}:{pid}:{uuid.uuid4().hex[:8]}"
     if worker_id and worker_id != f"{host}:{pid}":
         token += f":{worker_id}"
     return token
@@ -54,8 +69,9 @@ def worker_token(worker_id: str | None = None) -> str:
 def owner_alive(owner: str | None, me: str, *, mine_in_hand: bool = True) -> bool:
     """Whether the worker ``owner`` may still be working on a row it claimed.
 
-    Another host's claim is trusted until its lease runs out (we cannot see its processes).
-    On this host a claim is dead when its pid no longer runs, or when it is this process's
+    Another host's claim — or another pid namespace's on this host (a container) — is trusted
+    until its lease runs out (we cannot see its processes). In our own process space a claim
+    is dead when its pid no longer runs, or when it is this process's
     but not ``me`` (a Service of ours that is gone). ``mine_in_hand=False`` says that this
     worker holds none of its claims in hand right now, so its own old claims are free too.
     """
@@ -65,7 +81,7 @@ def owner_alive(owner: str | None, me: str, *, mine_in_hand: bool = True) -> boo
         return mine_in_hand
     host, _, rest = owner.partition(":")
     pid_text = rest.partition(":")[0]
-    if host != socket.gethostname():
+    if host != process_space():
         return True
     if not pid_text.isdigit() or int(pid_text) == os.getpid():
         return False

@@ -10,6 +10,7 @@ reminder once.
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
 import textwrap
@@ -139,6 +140,19 @@ def test_a_claim_is_taken_over_when_its_lease_runs_out_or_its_process_died(ctx: 
     assert claim_inbound(ctx.db, other, now, LEASE, ids=[third]) == {third: 1}
     # ...but this process runs one Service per token: a token of it not in hand is a Service that is gone
     assert claim_inbound(ctx.db, me, now, LEASE, ids=[third]) == {third: 2}
+
+
+def test_a_container_on_the_same_host_name_keeps_its_claims_until_its_lease_ends(ctx: AppContext) -> None:
+    """Two containers on the host network share the host name, and each `pbem serve` is pid 1
+    in its own pid namespace: a claim of the other one is not a dead process of ours."""
+    (mail,) = add_inbound(ctx, 1)
+    now = ctx.clock.now()
+    me = worker_token()
+    assert me.startswith(socket.gethostname() + "@"), "the token names the pid namespace"
+    neighbour = f"{socket.gethostname()}@1:1:abcd1234"  # pid 1 in another pid namespace
+    assert claim_inbound(ctx.db, neighbour, now, LEASE, ids=[mail]) == {mail: 1}
+    assert claim_inbound(ctx.db, me, now + timedelta(seconds=59), LEASE, ids=[mail]) == {}, "alive until its lease ends"
+    assert claim_inbound(ctx.db, me, now + timedelta(seconds=61), LEASE, ids=[mail]) == {mail: 2}
 
 
 HOLDER = textwrap.dedent("""
