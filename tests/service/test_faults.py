@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +26,7 @@ from service.faults import Backoff, is_transient
 from service.inbound.pipeline import Pipeline, extract, requeue_transient_quarantine, store, subject_command
 from service.outbound.outbox import Sender, queue_mail, send_due
 from service.outbound.render import Renderer
+from service.store.claims import process_space
 from service.store.models import InboundMail, MoveLog, Outbox
 from tests.support.dbfaults import SqliteFaults
 from tests.support.mailservers import fetch_all
@@ -208,7 +208,7 @@ def test_a_claim_left_by_a_dead_process_is_sent_once_more_and_never_a_third_time
     mail_stack.add_user("ann@pbem.test", "pw")
     ctx = AppContext.create(make_settings(mail_stack, tmp_path), ManualClock())
     row = queue(ctx, "ann@pbem.test", 1)
-    dead = f"{socket.gethostname()}:{dead_pid()}:gone"
+    dead = f"{process_space()}:{dead_pid()}:gone"  # this host and pid namespace, a pid that has exited
 
     def orphan() -> None:
         with ctx.session() as s:
