@@ -15,7 +15,10 @@ from sqlalchemy.engine import Engine
 
 from service.clock import ManualClock
 from service.config import Settings
+from service.context import AppContext
+from service.play.start import create_game
 from service.store.db import make_engine, migrate
+from service.store.games import create_player
 from tests.support.postgres import database_url_for
 
 try:
@@ -49,3 +52,21 @@ def db(settings: Settings) -> Iterator[Engine]:
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
+
+
+@pytest.fixture
+def ctx(settings: Settings, db: Engine) -> AppContext:
+    """The service's context on the test database, its own manual clock (a module may define
+    its own ``ctx``, sharing the ``clock`` fixture)."""
+    return AppContext(settings=settings, db=db, clock=ManualClock())
+
+
+@pytest.fixture
+def game_id(ctx: AppContext) -> int:
+    """A toy game of Ann and Bob (seed 5), committed."""
+    with ctx.session() as s:
+        players = [create_player(s, f"{n}@x.test", n.title(), ctx=ctx).address for n in ("ann", "bob")]
+        game = create_game(s, "toy", players, seed=5, ctx=ctx)
+        s.commit()
+        assert game.id is not None
+        return game.id

@@ -14,13 +14,11 @@ from typing import Any
 
 import aiosmtplib
 import pytest
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import select
 
 import engines
 from service.clock import ManualClock
-from service.config import Settings
 from service.context import AppContext
 from service.faults import Backoff, is_transient
 from service.inbound.pipeline import Pipeline, extract, requeue_transient_quarantine, store, subject_command
@@ -31,7 +29,7 @@ from service.store.models import InboundMail, MoveLog, Outbox
 from tests.support.dbfaults import SqliteFaults
 from tests.support.mailservers import fetch_all
 
-from .test_stages import game_id, key_of, mail  # noqa: F401  (fixtures)
+from .test_stages import key_of, mail
 from .world import make_settings, parse
 
 
@@ -40,11 +38,6 @@ def _on_sqlite(monkeypatch: pytest.MonkeyPatch) -> None:
     """These faults are SQLite's own (``max_page_count``, ``query_only``): the module stays on
     SQLite when the suite runs on PostgreSQL (PostgreSQL faults: ``test_faults_live``)."""
     monkeypatch.setenv("PBEM_TEST_DATABASE", "sqlite")
-
-
-@pytest.fixture
-def ctx(settings: Settings, db: Engine) -> AppContext:
-    return AppContext(settings=settings, db=db, clock=ManualClock())
 
 
 @pytest.fixture
@@ -87,7 +80,7 @@ def test_transient_errors_are_told_from_bugs() -> None:
 
 
 def test_a_full_database_defers_a_reply_without_counting_it_then_applies_it_once(
-        ctx: AppContext, game_id: int, faults: SqliteFaults) -> None:  # noqa: F811
+        ctx: AppContext, game_id: int, faults: SqliteFaults) -> None:
     inbound = stored_reply(ctx, game_id)
     pipeline = Pipeline(ctx)
     faults.mode = "full"
@@ -107,7 +100,7 @@ def test_a_full_database_defers_a_reply_without_counting_it_then_applies_it_once
         assert s.get_one(InboundMail, inbound).status == "applied"
 
 
-def test_a_read_only_database_defers_too(ctx: AppContext, game_id: int, faults: SqliteFaults) -> None:  # noqa: F811
+def test_a_read_only_database_defers_too(ctx: AppContext, game_id: int, faults: SqliteFaults) -> None:
     inbound = stored_reply(ctx, game_id)
     pipeline = Pipeline(ctx)
     faults.mode = "readonly"  # even the claim cannot be written
@@ -118,7 +111,7 @@ def test_a_read_only_database_defers_too(ctx: AppContext, game_id: int, faults: 
 
 
 def test_a_transient_error_that_repeats_while_other_mails_go_through_quarantines(
-        ctx: AppContext, game_id: int, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        ctx: AppContext, game_id: int, monkeypatch: pytest.MonkeyPatch) -> None:
     toy = engines.get("toy")
     real_parse = toy.parse
 
@@ -143,7 +136,7 @@ def test_a_transient_error_that_repeats_while_other_mails_go_through_quarantines
         assert requeue_transient_quarantine(s) == []  # the mail is the problem: it stays
 
 
-def test_a_mail_quarantined_for_a_full_disk_is_put_back_and_applied(ctx: AppContext, game_id: int) -> None:  # noqa: F811
+def test_a_mail_quarantined_for_a_full_disk_is_put_back_and_applied(ctx: AppContext, game_id: int) -> None:
     inbound = stored_reply(ctx, game_id)
     with ctx.session() as s:  # as the service before this fix left it
         row = s.get_one(InboundMail, inbound)

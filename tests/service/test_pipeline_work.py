@@ -20,30 +20,12 @@ from sqlmodel import select
 
 import engines
 from engines.contract import tr
-from service.clock import ManualClock
-from service.config import Settings
 from service.context import AppContext
 from service.inbound.pipeline import Pipeline, store_batch
 from service.outbound.keys import issue_key, lookup_key, make_key
 from service.play.player_commands import Command, find_command
-from service.play.start import create_game
-from service.store.games import create_player, load
+from service.store.games import load
 from service.store.models import Game, InboundMail, MoveLog, ReplyKey
-
-
-@pytest.fixture
-def ctx(settings: Settings, db: Engine) -> AppContext:
-    return AppContext(settings=settings, db=db, clock=ManualClock())
-
-
-@pytest.fixture
-def game_id(ctx: AppContext) -> int:
-    with ctx.session() as s:
-        players = [create_player(s, f"{n}@x.test", n.title(), ctx=ctx).address for n in ("ann", "bob")]
-        game = create_game(s, "toy", players, seed=5, ctx=ctx)
-        s.commit()
-        assert game.id is not None
-        return game.id
 
 
 def mail(frm: str, to: str, body: str, message_id: str) -> bytes:

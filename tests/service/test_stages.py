@@ -5,12 +5,9 @@ from __future__ import annotations
 from email.message import EmailMessage
 
 import pytest
-from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
 import engines
-from service.clock import ManualClock
-from service.config import Settings
 from service.context import AppContext
 from service.inbound.pipeline import (
     Pipeline,
@@ -25,24 +22,8 @@ from service.inbound.pipeline import (
 )
 from service.outbound.keys import make_key
 from service.outbound.render import MARKER
-from service.play.start import create_game
-from service.store.games import StaleGame, create_player, load, save_state
+from service.store.games import StaleGame, load, save_state
 from service.store.models import Game, GameSeat, InboundMail, MoveLog, Outbox
-
-
-@pytest.fixture
-def ctx(settings: Settings, db: Engine) -> AppContext:
-    return AppContext(settings=settings, db=db, clock=ManualClock())
-
-
-@pytest.fixture
-def game_id(ctx: AppContext) -> int:
-    with ctx.session() as s:
-        players = [create_player(s, f"{n}@x.test", n.title(), ctx=ctx).address for n in ("ann", "bob")]
-        game = create_game(s, "toy", players, seed=5, ctx=ctx)
-        s.commit()
-        assert game.id is not None
-        return game.id
 
 
 def mail(frm: str, to: str, body: str, subject: str = "Re: hi", **headers: str) -> EmailMessage:
