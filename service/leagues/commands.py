@@ -49,14 +49,6 @@ GAME_STATUS_WORDS: dict[str, Text] = {
 }
 
 
-def engine_title(engine_id: str) -> str:
-    """The game's printed name (``Tag Team``), not its id (``tagteam``)."""
-    try:
-        return str(engines.get(engine_id).title)
-    except KeyError:
-        return engine_id
-
-
 def _leagues(box: Any, args: list[str]) -> None:
     """One paragraph per league open for sign-up or running: what game, how it is played, how
     full it is, and what to write to join."""
@@ -67,7 +59,7 @@ def _leagues(box: Any, args: list[str]) -> None:
     for league in found:
         count = len(season.members(box.session, league))
         how = FORMAT_WORDS.get(league.format)
-        lines.append(f"{league.name} — {engine_title(league.engine)}" + (f"; {how[lang]}" if how else ""))
+        lines.append(f"{league.name} — {engines.get(league.engine).title}" + (f"; {how[lang]}" if how else ""))
         lines.append("  " + tr("{rounds} rounds of {days:g} days; {count} of {most} places taken",
                                rounds=league.rounds, days=league.round_days, count=count,
                                most=league.max_players)[lang])
@@ -119,7 +111,7 @@ def _standings(box: Any, args: list[str]) -> None:
     lang = player.lang
     for league in _my_leagues(box, args):
         title = tr("League {name} ({engine}), round {current_round} of {rounds}", name=league.name,
-                   engine=engine_title(league.engine), current_round=league.current_round, rounds=league.rounds)[lang]
+                   engine=engines.get(league.engine).title, current_round=league.current_round, rounds=league.rounds)[lang]
         box.results.sections.append(report.standings_section(season.table(box.session, league), lang, player.id, title))
     box.results.done.append("standings")
 
