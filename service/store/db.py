@@ -18,6 +18,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 
+from service.store.sqlite_writer import install as install_writer_turn
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -38,6 +40,7 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA busy_timeout=30000")
             cur.close()
 
+        install_writer_turn(engine, wait_seconds=30)
         return engine
     # TCP keepalives (libpq options): a worker whose host dies holds the mailbox's advisory
     # lock until PostgreSQL notices the dead connection — ~25 s with these, ~2 h by default.
