@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     secret_previous: str = ""
     poll_interval_seconds: float = Field(default=30.0, gt=0)
     outbox_interval_seconds: float = Field(default=5.0, gt=0)
+    #: ``pbem serve`` sends the outbox from a child process of its own, so the SMTP conversation
+    #: and the reply pipeline run on two cores instead of sharing one (Python runs one thread
+    #: at a time); false: from a thread of the service's process
+    outbox_process: bool = True
     sweep_interval_seconds: float = Field(default=60.0, gt=0)
     #: several workers on one PostgreSQL: how long a claim of a worker on another host is
     #: trusted (a dead process on this host is recognised at once), and how often a worker

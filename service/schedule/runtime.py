@@ -25,7 +25,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[impo
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from service.clock import Clock
+from service.clock import Clock, SystemClock
 from service.config import Settings
 from service.context import AppContext
 from service.faults import Backoff, is_transient
@@ -39,6 +39,7 @@ from service.inbound.pipeline import (
 from service.leagues.rounds import advance_all
 from service.outbound.outbox import Sender, send_due, send_now
 from service.outbound.render import build_message
+from service.outbound.smtpprocess import SmtpProcess
 from service.outbound.smtpthread import SmtpThread
 from service.play.start import create_game
 from service.schedule.deadlines import DeadlinePolicy, act_on_missed, send_reminders
@@ -97,8 +98,10 @@ class Service:
         self.stuck_rounds = 0
         self._flush_lock = asyncio.Lock()
         self.sender = Sender(owner=self.owner)
-        #: while serving: the thread the outbox rounds (SMTP and their small commits) run on
+        #: while serving: the thread the outbox rounds (SMTP and their small commits) run on,
+        #: or the child process they run in (``outbox_process``)
         self._smtp_thread: SmtpThread | None = None
+        self._smtp_process: SmtpProcess | None = None
         self.poll_backoff = Backoff()
         self.idle_backoff = Backoff()
         self.poll_trouble = False
@@ -226,8 +229,18 @@ class Service:
     async def flush_outbox(self) -> int:
         """One outbox round; while serving it runs on the SMTP thread (``SmtpThread``), so
         answers go out while the next reply is processed on this loop."""
+        if self._smtp_process is not None:
+            sent, self.sender.cut_short = await self._smtp_process.round()
+            return sent
         work = send_due(self.ctx, sender=self.sender)
         return await (self._smtp_thread.run(work) if self._smtp_thread is not None else work)
+
+    def _outbox_in_a_process(self) -> bool:
+        """Whether the outbox rounds may run in a child process: asked for, on the real clock
+        (a test's clock cannot cross into another process) and a database another process can open."""
+        url = self.settings.database_url
+        return (self.settings.outbox_process and isinstance(self.ctx.clock, SystemClock)
+                and ":memory:" not in url and url not in ("sqlite://", "sqlite:///"))
 
     async def tell_waiting_players(self) -> int:
         """Tell each player whose reply has waited ``delay_notice_seconds`` for a passing
@@ -351,7 +364,10 @@ class Service:
     async def _flush_once(self) -> int:
         """``flush_outbox``, never two at once (the poll and the outbox worker both flush)."""
         async with self._flush_lock:
-            return await self.flush_outbox()
+            sent = await self.flush_outbox()
+        if self.sender.cut_short and "outbox" in self._wakes:
+            self._wakes["outbox"].set()  # a backlog: the next round now, not at the next tick
+        return sent
 
     async def _worker(self, name: str, wake: asyncio.Event, job: Callable[[], Awaitable[Any]]) -> None:
         while True:
@@ -512,6 +528,8 @@ class Service:
             self._start_worker(name, job)
         self.sender.keep_open = True
         self._smtp_thread = SmtpThread()
+        if self._outbox_in_a_process():
+            self._smtp_process = SmtpProcess(self.settings)
         scheduler.start()
         idle = asyncio.create_task(self._idle_loop(), name="pbem-idle")
         job_of = {name: job for name, (_seconds, job) in jobs.items()}
@@ -532,6 +550,9 @@ class Service:
             except Exception:
                 log.exception("outbox: the last round before stopping failed; sent at the next start")
             self.sender.keep_open = False
+            smtp_process, self._smtp_process = self._smtp_process, None
+            if smtp_process is not None:
+                await smtp_process.close()
             smtp_thread, self._smtp_thread = self._smtp_thread, None
             await smtp_thread.run(self.sender.close())
             smtp_thread.close()

@@ -151,3 +151,28 @@ def test_serving_never_sends_a_mail_twice(any_stack: Any, tmp_path: Path) -> Non
         for address in (first, second):
             ids = [str(m["Message-ID"]) for m in world.mails(address)]
             assert len(ids) == len(set(ids)), (address, ids)
+
+
+def test_a_backlog_longer_than_one_outbox_round_drains_without_waiting_for_the_next_tick(
+    any_stack: Any, tmp_path: Path
+) -> None:
+    """A round sends at most 200 mails; one that stopped at that limit runs the next at once.
+    (It used to wait for the outbox job's next tick: a backlog drained 200 mails per tick.)"""
+    world = World.create(any_stack, tmp_path, poll_interval_seconds=60, outbox_interval_seconds=60)
+    for n in range(110):  # 220 "the game starts" mails waiting: more than one round
+        world.game("toy", [world.player(f"a{n}@pbem.test", f"A{n}"), world.player(f"b{n}@pbem.test", f"B{n}")])
+    assert sum(row.status == "pending" for row in world.outbox()) == 220
+
+    async def scenario() -> None:
+        task = asyncio.create_task(world.service.serve_forever())
+        try:
+            started = time.monotonic()  # the first outbox round starts at once; the next tick is 60 s away
+            while any(row.status != "sent" for row in world.outbox()):
+                assert time.monotonic() - started < 30, "the backlog waited for the next tick"
+                await asyncio.sleep(0.2)
+        finally:
+            world.service.stop()
+            await asyncio.wait_for(task, 20)
+
+    asyncio.run(scenario())
+    assert len(world.mails("b109@pbem.test")) == 1

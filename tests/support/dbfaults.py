@@ -64,7 +64,7 @@ def set_fault(control: Path, mode: str) -> None:
     tmp.replace(control)
 
 
-if __name__ == "__main__":  # python -m tests.support.dbfaults serve ... (the pbem CLI, faults on)
+if __name__ == "__main__":  # python -m tests.support.dbfaults serve ... (the pbem CLI, faults on; its outbox process too)
     SqliteFaults(Path(os.environ[CONTROL_ENV])).install()
     if os.environ.get("PBEM_TEST_STACK_DUMPS"):  # a crash of the interpreter leaves its stacks here
         import faulthandler
@@ -74,7 +74,14 @@ if __name__ == "__main__":  # python -m tests.support.dbfaults serve ... (the pb
         # Python 3.11 it crashed this very process (segfault in libpython, seen twice in one
         # run); a stuck job is now named by the service's own watchdog instead.
         faulthandler.enable(file=open(os.environ["PBEM_TEST_STACK_DUMPS"], "a"), all_threads=True)  # noqa: SIM115
-    from service.cli.app import main
+    if sys.argv[1] == "outbox":  # the outbox process of the service below, with the same faults
+        from service.outbound.smtpprocess import main as outbox_main
 
+        outbox_main(int(sys.argv[2]))
+        sys.exit(0)
+    from service.cli.app import main
+    from service.outbound import smtpprocess
+
+    smtpprocess.CHILD_COMMAND = [sys.executable, "-m", "tests.support.dbfaults", "outbox"]
     sys.argv[0] = "pbem"
     main()
