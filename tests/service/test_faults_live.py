@@ -253,6 +253,10 @@ def report(world: World, players: Players, server: Server, plan: list[Fault], lo
     print(f"most copies of one mail in a mailbox: {copies}; outbox sends per mail: "
           f"max {max((o.sends for o in outbox), default=0)}, crash resends {sum(o.crash_resends for o in outbox)}, "
           f"copies the mail store added itself (LMTP retries): {store_duplicates}")
+    for (player, mid), n in sorted(players.copies.items()):
+        if n > 1:
+            print(f"  {n} copies at {player}: {mid} {players.subjects.get(mid, '')!r}"
+                  f"{'' if mid in handed else ' (not an outbox mail)'}")
     print("  restart after each kill -9 took (process start to its first log line): "
           + ", ".join(f"{t:.1f} s" for t in server.startup_seconds()))
     for fault in plan:

@@ -58,6 +58,7 @@ class Players(threading.Thread):
     seed: int = 1
     replies: list[Reply] = field(default_factory=list)
     copies: Counter[tuple[str, str]] = field(default_factory=Counter)
+    subjects: dict[str, str] = field(default_factory=dict)  # Message-ID -> Subject, for the report
     notices: int = 0
     send_retries: int = 0
 
@@ -116,6 +117,7 @@ class Players(threading.Thread):
         subject = str(msg["Subject"] or "")
         with self._lock:
             self.copies[(player, str(msg["Message-ID"]))] += 1
+            self.subjects.setdefault(str(msg["Message-ID"]), subject)
             if self.copies[(player, str(msg["Message-ID"]))] > 1:
                 return
             if subject.startswith(NOTICE_SUBJECTS):
