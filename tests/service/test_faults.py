@@ -160,7 +160,7 @@ def test_text_after_the_reply_key_in_the_subject_is_a_command_line() -> None:
 # -- the outbox ---------------------------------------------------------------------------
 
 
-def queue(ctx: AppContext, to: str, n: int) -> Outbox:
+def queue(ctx: AppContext, to: str, n: int) -> Queued:
     rendered = Renderer().render("info", "en", player="A", title=f"Hello {n}")
     with ctx.session() as s:
         row = queue_mail(s, ctx, to=to, kind="info", subject=f"[PBEM] hello {n}", rendered=rendered)
