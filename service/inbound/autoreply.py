@@ -14,9 +14,8 @@ import unicodedata
 from collections.abc import Collection
 from email.header import decode_header, make_header
 from email.message import Message
-from email.utils import getaddresses
 
-from service.addresses import base_address
+from service.addresses import base_address, parse_addresses
 
 #: Our loop header (kept equal to ``service.outbound.render.LOOP_HEADER``): present = a pbem mail.
 LOOP_HEADER = "X-PBEM-Loop"
@@ -87,7 +86,7 @@ def _header(msg: Message, name: str) -> str:
 def _senders(msg: Message) -> list[str]:
     """From, Sender and the envelope sender (Return-Path), when present."""
     values = [_header(msg, name) for name in ("From", "Sender", "Return-Path")]
-    return [addr for _, addr in getaddresses([v for v in values if v]) if addr]
+    return [addr for _, addr in parse_addresses([v for v in values if v]) if addr]
 
 
 def _plain_subject(msg: Message) -> str:

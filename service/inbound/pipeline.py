@@ -24,7 +24,6 @@ from datetime import timedelta
 from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
-from email.utils import getaddresses, parseaddr
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, update
@@ -33,7 +32,7 @@ from sqlalchemy.exc import IntegrityError, NoResultFound
 from sqlmodel import Session, col, select
 
 from engines.contract import tr
-from service.addresses import address_detail, bare_address, base_address
+from service.addresses import address_detail, bare_address, base_address, parse_address, parse_addresses
 from service.context import AppContext
 from service.faults import TRANSIENT_TEXT_RE, is_transient
 from service.leagues.commands import install as install_league_commands
@@ -113,7 +112,7 @@ def raw_header(msg: Message, name: str) -> str | None:
 
 def sender_of(msg: Message) -> tuple[str, str]:
     """(display name, bare address) of the From header."""
-    name, address = parseaddr(_utf8_header(raw_header(msg, "From") or ""))
+    name, address = parse_address(_utf8_header(raw_header(msg, "From") or ""))
     return header_text_of(name), bare_address(address)
 
 
@@ -235,7 +234,7 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
         values = msg.get_all(header)
         if not values:  # parsing an absent header's "" still cost a parser run
             continue
-        for _, address in getaddresses([str(v) for v in values]):
+        for _, address in parse_addresses([str(v) for v in values]):
             if address and base_address(address) == service:
                 detail = address_detail(address)
                 if detail:
