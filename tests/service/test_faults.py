@@ -22,7 +22,7 @@ from service.clock import ManualClock
 from service.context import AppContext
 from service.faults import Backoff, is_transient
 from service.inbound.pipeline import Pipeline, extract, requeue_transient_quarantine, store, subject_command
-from service.outbound.outbox import Sender, queue_mail, send_due
+from service.outbound.outbox import Queued, Sender, queue_mail, send_due
 from service.outbound.render import Renderer
 from service.store.claims import process_space
 from service.store.models import InboundMail, MoveLog, Outbox
