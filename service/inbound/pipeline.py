@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import email
+import functools
 import hashlib
 import logging
 import re
@@ -118,7 +119,24 @@ def sender_of(msg: Message) -> tuple[str, str]:
 
 def header_text_of(value: str) -> str:
     """Decode one header value: raw 8-bit UTF-8 (RFC 6532, which compat32 keeps as surrogate
-    escapes) and RFC 2047 encoded words."""
+    escapes) and RFC 2047 encoded words.
+
+    A pure function of the value, remembered for values of ordinary size (1,024 answers of at
+    most 1,000 characters): a reply's Subject is read more than once, and decoding its
+    encoded words was ~2 % of a reply."""
+    return _header_text_cached(value) if len(value) <= CACHED_HEADER_MAX else _header_text(value)
+
+
+#: Longest header value whose decoded text is remembered.
+CACHED_HEADER_MAX = 1000
+
+
+@functools.lru_cache(maxsize=1024)
+def _header_text_cached(value: str) -> str:
+    return _header_text(value)
+
+
+def _header_text(value: str) -> str:
     value = _utf8_header(value)
     if "=?" not in value:  # no encoded word: decoding would give the text back unchanged
         return value.strip()
@@ -130,7 +148,7 @@ def header_text_of(value: str) -> str:
 
 def _utf8_header(value: str) -> str:
     """Undo compat32's surrogate escapes of 8-bit header bytes: UTF-8 (RFC 6532), else Latin-1."""
-    if not any("\udc80" <= ch <= "\udcff" for ch in value):
+    if value.isascii() or not any("\udc80" <= ch <= "\udcff" for ch in value):
         return value
     raw = value.encode("utf-8", "surrogateescape")
     try:
