@@ -292,9 +292,7 @@ def authenticate_seats(session: Session, info: KeyInfo, sender: str, msg: Messag
     """``authenticate``, plus every seat of the game with its player (``seats_of``), read in
     the same query: applying the move needs them all, and reading them twice cost a query
     and its ORM rows per reply."""
-    rows = session.exec(  # the game, its seats and their players in one query
-        select(Game, GameSeat, Player).where(Game.id == info.game_id, GameSeat.game_id == Game.id,
-                                             GameSeat.player_id == Player.id).order_by(col(GameSeat.seat))).all()
+    rows = session.exec(_GAME_SEATS, params={"game_id": info.game_id}).all()
     if not rows:
         raise NoResultFound(f"game {info.game_id} or its seats")
     game = rows[0][0]
@@ -309,6 +307,13 @@ def authenticate_seats(session: Session, info: KeyInfo, sender: str, msg: Messag
     if failed:
         raise Rejected("forged", f"{failed} for {sender}")
     return game, seat_row, player, seats
+
+
+#: The game, its seats and their players in one query; built once (building the statement
+#: cost more than a third of running it).
+_GAME_SEATS = (select(Game, GameSeat, Player)
+               .where(Game.id == bindparam("game_id"), GameSeat.game_id == Game.id, GameSeat.player_id == Player.id)
+               .order_by(col(GameSeat.seat)))
 
 
 def failed_authentication(msg: Message, sender: str) -> str | None:
