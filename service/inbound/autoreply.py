@@ -77,17 +77,24 @@ def _header(msg: Message, name: str) -> str:
     value = msg.get(name)
     if value is None:
         return ""
-    text = str(value)
-    return _decoded_cached(text) if len(text) <= CACHED_HEADER_MAX else _decoded(text)
+    return decoded_text(str(value))
 
 
-#: Longest header value whose decoded text is remembered (1,024 of them).
+def decoded_text(value: str) -> str:
+    """A header value's text with RFC 2047 encoded words decoded, stripped.
+
+    A pure function of the value, remembered for values of ordinary size (1,024 answers of at
+    most 1,000 characters): this filter and the pipeline (``header_text_of``) read the same
+    Subject, and decoding its encoded words was ~2 % of a reply."""
+    return _decoded_cached(value) if len(value) <= CACHED_HEADER_MAX else _decoded(value)
+
+
+#: Longest header value whose decoded text is remembered.
 CACHED_HEADER_MAX = 1000
 
 
 @functools.lru_cache(maxsize=1024)
 def _decoded_cached(value: str) -> str:
-    """``_decoded``, remembered: a pure function of the value, and a Subject is read again."""
     return _decoded(value)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import email
-import functools
 import hashlib
 import logging
 import re
@@ -22,7 +21,6 @@ import traceback
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import timedelta
-from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
 from typing import TYPE_CHECKING, Any
@@ -36,6 +34,7 @@ from engines.contract import tr
 from service.addresses import address_detail, bare_address, base_address, parse_address, parse_addresses
 from service.context import AppContext
 from service.faults import TRANSIENT_TEXT_RE, is_transient
+from service.inbound.autoreply import decoded_text
 from service.leagues.commands import install as install_league_commands
 from service.outbound.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.outbound.render import MARKER, SERVICE_TAG
@@ -119,31 +118,8 @@ def sender_of(msg: Message) -> tuple[str, str]:
 
 def header_text_of(value: str) -> str:
     """Decode one header value: raw 8-bit UTF-8 (RFC 6532, which compat32 keeps as surrogate
-    escapes) and RFC 2047 encoded words.
-
-    A pure function of the value, remembered for values of ordinary size (1,024 answers of at
-    most 1,000 characters): a reply's Subject is read more than once, and decoding its
-    encoded words was ~2 % of a reply."""
-    return _header_text_cached(value) if len(value) <= CACHED_HEADER_MAX else _header_text(value)
-
-
-#: Longest header value whose decoded text is remembered.
-CACHED_HEADER_MAX = 1000
-
-
-@functools.lru_cache(maxsize=1024)
-def _header_text_cached(value: str) -> str:
-    return _header_text(value)
-
-
-def _header_text(value: str) -> str:
-    value = _utf8_header(value)
-    if "=?" not in value:  # no encoded word: decoding would give the text back unchanged
-        return value.strip()
-    try:
-        return str(make_header(decode_header(value))).strip()
-    except (UnicodeError, LookupError, ValueError):
-        return value.strip()
+    escapes) and RFC 2047 encoded words (``autoreply.decoded_text``, which remembers them)."""
+    return decoded_text(_utf8_header(value))
 
 
 def _utf8_header(value: str) -> str:

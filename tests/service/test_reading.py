@@ -246,8 +246,8 @@ def test_raw_utf8_headers_decode_and_subject_tags_match_in_any_case() -> None:
 def test_header_text_is_the_same_whether_remembered_or_too_long_to_be() -> None:
     """Values up to ``CACHED_HEADER_MAX`` are decoded once and remembered, longer ones each
     time; both give the decoded text, and a remembered answer never leaks to another value."""
-    from service.inbound.autoreply import _header
-    from service.inbound.pipeline import CACHED_HEADER_MAX, header_text_of
+    from service.inbound.autoreply import CACHED_HEADER_MAX, _header
+    from service.inbound.pipeline import header_text_of
 
     word = "=?utf-8?q?Tr=E1=BA=A3_l=E1=BB=9Di?="
     short, long = f"{word} 7 a4", f"{word} " + "x" * CACHED_HEADER_MAX
