@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from email.utils import parseaddr
+from collections.abc import Sequence
+from email.utils import getaddresses, parseaddr
 
 DETAIL_SEPARATOR = "+"
 
@@ -18,10 +19,42 @@ DETAIL_SEPARATOR = "+"
 _CACHED = 4096
 
 
+#: The everyday forms of an address, which ``parse_address`` reads without the stdlib's parser:
+#: a dot-atom address (``ann.b+key@x.test``), alone or in angle brackets after a display name
+#: of plain words (``Ann Smith <ann@x.test>``). Anything else (quotes, comments, groups,
+#: encoded words, non-ASCII) goes to ``email.utils``.
+_ATOM = r"[A-Za-z0-9_+-]+"
+_ADDR_SPEC = rf"{_ATOM}(?:\.{_ATOM})*@{_ATOM}(?:\.{_ATOM})*"
+_PLAIN = re.compile(_ADDR_SPEC)
+_NAMED = re.compile(rf"([A-Za-z0-9 ]*)<({_ADDR_SPEC})>")
+
+
+def parse_address(value: str) -> tuple[str, str]:
+    """``email.utils.parseaddr``, the same answer for every input.
+
+    The stdlib parser walks an address character by character (``getatom`` alone was most of
+    the 1.1 million ``len`` calls of a 1,000-reply run); the everyday forms are read by one
+    regular expression instead. ``tests/mail/test_addresses.py`` compares both on generated
+    addresses."""
+    if _PLAIN.fullmatch(value):
+        return "", value
+    named = _NAMED.fullmatch(value)
+    if named:
+        return " ".join(named.group(1).split()), named.group(2)
+    return parseaddr(value)
+
+
+def parse_addresses(values: Sequence[str]) -> list[tuple[str, str]]:
+    """``email.utils.getaddresses``: (name, address) of every address in the header values."""
+    if all(_PLAIN.fullmatch(v) or _NAMED.fullmatch(v) for v in values):
+        return [parse_address(v) for v in values]
+    return getaddresses(values)
+
+
 @functools.lru_cache(maxsize=_CACHED)
 def bare_address(value: str) -> str:
     """``'Ann <Ann@X.test>'`` -> ``'ann@x.test'``: the address alone, lower-cased for lookups."""
-    return parseaddr(value)[1].strip().lower() or value.strip().strip("<>").lower()
+    return parse_address(value)[1].strip().lower() or value.strip().strip("<>").lower()
 
 
 @functools.lru_cache(maxsize=_CACHED)
@@ -41,7 +74,7 @@ def address_detail(address: str) -> str | None:
 
     The detail keeps its case: keys may be case-sensitive even though mailbox names are not.
     """
-    local = parseaddr(address)[1].rpartition("@")[0] or address.rpartition("@")[0]
+    local = parse_address(address)[1].rpartition("@")[0] or address.rpartition("@")[0]
     if DETAIL_SEPARATOR not in local:
         return None
     detail = local.split(DETAIL_SEPARATOR, 1)[1]

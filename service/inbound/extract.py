@@ -569,7 +569,8 @@ def _next_content(lines: list[str], i: int) -> str | None:
 
 def trim_reply(text: str, marker: str, sent: SentText | None = None) -> str:
     """Cut quoted mail, attributions, separators, signatures and footers; see module doc."""
-    lines = [line.translate(_SPACES).rstrip() for line in unicodedata.normalize("NFC", text).splitlines()]
+    # one translate for the whole text: none of the characters _SPACES maps breaks a line
+    lines = [line.rstrip() for line in unicodedata.normalize("NFC", text).translate(_SPACES).splitlines()]
     parts = _marker_parts(marker)
     ours = sent.ours(lines) if sent else [False] * len(lines)
     kept: list[str] = []

@@ -21,10 +21,8 @@ import traceback
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import timedelta
-from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
-from email.utils import getaddresses, parseaddr
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, update
@@ -33,9 +31,10 @@ from sqlalchemy.exc import IntegrityError, NoResultFound
 from sqlmodel import Session, col, select
 
 from engines.contract import tr
-from service.addresses import address_detail, bare_address, base_address
+from service.addresses import address_detail, bare_address, base_address, parse_address, parse_addresses
 from service.context import AppContext
 from service.faults import TRANSIENT_TEXT_RE, is_transient
+from service.inbound.autoreply import decoded_text
 from service.leagues.commands import install as install_league_commands
 from service.outbound.keys import KEY_LENGTH, KeyInfo, lookup_key
 from service.outbound.render import MARKER, SERVICE_TAG
@@ -113,25 +112,19 @@ def raw_header(msg: Message, name: str) -> str | None:
 
 def sender_of(msg: Message) -> tuple[str, str]:
     """(display name, bare address) of the From header."""
-    name, address = parseaddr(_utf8_header(raw_header(msg, "From") or ""))
+    name, address = parse_address(_utf8_header(raw_header(msg, "From") or ""))
     return header_text_of(name), bare_address(address)
 
 
 def header_text_of(value: str) -> str:
     """Decode one header value: raw 8-bit UTF-8 (RFC 6532, which compat32 keeps as surrogate
-    escapes) and RFC 2047 encoded words."""
-    value = _utf8_header(value)
-    if "=?" not in value:  # no encoded word: decoding would give the text back unchanged
-        return value.strip()
-    try:
-        return str(make_header(decode_header(value))).strip()
-    except (UnicodeError, LookupError, ValueError):
-        return value.strip()
+    escapes) and RFC 2047 encoded words (``autoreply.decoded_text``, which remembers them)."""
+    return decoded_text(_utf8_header(value))
 
 
 def _utf8_header(value: str) -> str:
     """Undo compat32's surrogate escapes of 8-bit header bytes: UTF-8 (RFC 6532), else Latin-1."""
-    if not any("\udc80" <= ch <= "\udcff" for ch in value):
+    if value.isascii() or not any("\udc80" <= ch <= "\udcff" for ch in value):
         return value
     raw = value.encode("utf-8", "surrogateescape")
     try:
@@ -235,7 +228,7 @@ def route(session: Session, ctx: AppContext, msg: Message) -> Route:
         values = msg.get_all(header)
         if not values:  # parsing an absent header's "" still cost a parser run
             continue
-        for _, address in getaddresses([str(v) for v in values]):
+        for _, address in parse_addresses([str(v) for v in values]):
             if address and base_address(address) == service:
                 detail = address_detail(address)
                 if detail:
@@ -275,9 +268,7 @@ def authenticate_seats(session: Session, info: KeyInfo, sender: str, msg: Messag
     """``authenticate``, plus every seat of the game with its player (``seats_of``), read in
     the same query: applying the move needs them all, and reading them twice cost a query
     and its ORM rows per reply."""
-    rows = session.exec(  # the game, its seats and their players in one query
-        select(Game, GameSeat, Player).where(Game.id == info.game_id, GameSeat.game_id == Game.id,
-                                             GameSeat.player_id == Player.id).order_by(col(GameSeat.seat))).all()
+    rows = session.exec(_GAME_SEATS, params={"game_id": info.game_id}).all()
     if not rows:
         raise NoResultFound(f"game {info.game_id} or its seats")
     game = rows[0][0]
@@ -292,6 +283,13 @@ def authenticate_seats(session: Session, info: KeyInfo, sender: str, msg: Messag
     if failed:
         raise Rejected("forged", f"{failed} for {sender}")
     return game, seat_row, player, seats
+
+
+#: The game, its seats and their players in one query; built once (building the statement
+#: cost more than a third of running it).
+_GAME_SEATS = (select(Game, GameSeat, Player)
+               .where(Game.id == bindparam("game_id"), GameSeat.game_id == Game.id, GameSeat.player_id == Player.id)
+               .order_by(col(GameSeat.seat)))
 
 
 def failed_authentication(msg: Message, sender: str) -> str | None:

@@ -28,7 +28,7 @@ from datetime import UTC, timedelta
 from html import escape
 
 import aiosmtplib
-from sqlalchemy import bindparam, func, update
+from sqlalchemy import bindparam, func, insert, update
 from sqlmodel import Session, col, select
 
 from engines.contract import tr
@@ -134,9 +134,12 @@ def queue_mail(
     message_id: str | None = None,
     reply_key: str | None = None,
     attachments: Sequence[Attachment] = (),
-) -> Outbox | None:
+) -> Queued | None:
     """Add a mail to the outbox (no commit). ``None`` when an answer limit for ``to`` is reached
-    (see ``answer_allowed``); the last answer before a limit says so."""
+    (see ``answer_allowed``); the last answer before a limit says so.
+
+    The row is written with a Core insert in the session's transaction, not as an ORM object:
+    nobody reads the object back, and building and flushing it cost ~7 % of a reply's CPU."""
     allowed, last = answer_allowed(session, ctx, to, kind, game_id)
     if not allowed:
         log.info("not answering %s (%s): answer limit reached", to, kind)
@@ -159,11 +162,24 @@ def queue_mail(
         in_reply_to=in_reply_to,
         attachments=attachments,
     )
-    row = Outbox(message_id=message_id, to_address=to, kind=kind, game_id=game_id, reply_key=reply_key,
-                 raw=raw,
-                 next_attempt_at=now, created_at=now)
-    session.add(row)
-    return row
+    result = session.connection().execute(_INSERT_OUTBOX, {
+        "message_id": message_id, "to_address": to, "kind": kind, "game_id": game_id, "reply_key": reply_key,
+        "raw": raw, "next_attempt_at": now, "created_at": now})
+    key = result.inserted_primary_key
+    assert key is not None  # an INSERT always names its row
+    return Queued(int(key[0]), message_id)
+
+
+@dataclass(frozen=True)
+class Queued:
+    """The outbox row ``queue_mail`` wrote: its id and the Message-ID it is sent with."""
+
+    id: int
+    message_id: str
+
+
+#: One outbox row; status, attempts and the counters take their column defaults (``pending``, 0).
+_INSERT_OUTBOX = insert(Outbox)
 
 
 def backoff(attempts: int) -> timedelta:

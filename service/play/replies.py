@@ -184,8 +184,10 @@ def handle_game_reply(
     elif seats is None:
         seats = seats_of(session, game.id or 0)
     if turn.changed:
-        if not seat_row.bot:
-            seat_row.misses = 0  # a move of the player's own: no longer "missed in a row"
+        if not seat_row.bot and seat_row.misses:
+            # a move of the player's own: no longer "missed in a row" (set only when it changes:
+            # an unchanged seat is not flushed by the ORM, see notify.store_seat_marks)
+            seat_row.misses = 0
         if game.status == "active":  # a bot-kept seat that must act now moves at once
             turn.state, _ = play_bot_seats(session, ctx, game, engine, turn.state, seats)
         save_state(session, ctx, game, engine, turn.state, seats)

@@ -166,3 +166,12 @@ def test_mail_parser_reply_evaluation() -> None:
     print(f"exact new text: pbem {ours}/{len(readable)}, mail-parser-reply {theirs}/{len(readable)}")
     assert ours == len(readable)
     assert theirs < ours
+
+
+def test_the_space_characters_trim_reply_maps_never_break_a_line() -> None:
+    """``trim_reply`` translates the whole text before splitting it into lines: that is the
+    same as translating each line only while no mapped character is a line boundary."""
+    from service.inbound.extract import _SPACES
+
+    for code in _SPACES:
+        assert f"a{chr(code)}b".splitlines() == [f"a{chr(code)}b"], hex(code)

@@ -22,7 +22,7 @@ from service.clock import ManualClock
 from service.context import AppContext
 from service.faults import Backoff, is_transient
 from service.inbound.pipeline import Pipeline, extract, requeue_transient_quarantine, store, subject_command
-from service.outbound.outbox import Sender, queue_mail, send_due
+from service.outbound.outbox import Queued, Sender, queue_mail, send_due
 from service.outbound.render import Renderer
 from service.store.claims import process_space
 from service.store.models import InboundMail, MoveLog, Outbox
@@ -160,7 +160,7 @@ def test_text_after_the_reply_key_in_the_subject_is_a_command_line() -> None:
 # -- the outbox ---------------------------------------------------------------------------
 
 
-def queue(ctx: AppContext, to: str, n: int) -> Outbox:
+def queue(ctx: AppContext, to: str, n: int) -> Queued:
     rendered = Renderer().render("info", "en", player="A", title=f"Hello {n}")
     with ctx.session() as s:
         row = queue_mail(s, ctx, to=to, kind="info", subject=f"[PBEM] hello {n}", rendered=rendered)

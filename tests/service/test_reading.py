@@ -3,6 +3,7 @@ forged mails, per-installation keys and ids, and the answers a reply gets."""
 
 from __future__ import annotations
 
+import email
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -240,6 +241,22 @@ def test_raw_utf8_headers_decode_and_subject_tags_match_in_any_case() -> None:
     assert subject_command("AW: [Tag Team #3] pick loew") == "pick loew"
     assert subject_command("Re: [TAGTEAM#3] pick loew") == "pick loew"
     assert subject_command("Re: [TAC #42] Your turn · ref abcdefghijklmnopqrst") == ""
+
+
+def test_header_text_is_the_same_whether_remembered_or_too_long_to_be() -> None:
+    """Values up to ``CACHED_HEADER_MAX`` are decoded once and remembered, longer ones each
+    time; both give the decoded text, and a remembered answer never leaks to another value."""
+    from service.inbound.autoreply import CACHED_HEADER_MAX, _header
+    from service.inbound.pipeline import header_text_of
+
+    word = "=?utf-8?q?Tr=E1=BA=A3_l=E1=BB=9Di?="
+    short, long = f"{word} 7 a4", f"{word} " + "x" * CACHED_HEADER_MAX
+    for _ in range(2):  # the second round reads the remembered answers
+        assert header_text_of(short) == "Trả lời 7 a4"
+        assert header_text_of(short.replace("7", "8")) == "Trả lời 8 a4"
+        assert header_text_of(long) == "Trả lời " + "x" * CACHED_HEADER_MAX
+        for value, text in ((short, "Trả lời 7 a4"), (long, "Trả lời " + "x" * CACHED_HEADER_MAX)):
+            assert _header(email.message_from_string(f"Subject: {value}\n\nhi\n"), "Subject") == text
 
 
 # -- 2: the service's own commands are whole lines ---------------------------------------------

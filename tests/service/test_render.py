@@ -6,11 +6,13 @@ import email
 import email.policy
 from typing import Any
 
+import jinja2.ext
 import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 import engines
+from engines import i18n
 from engines.contract import Event, tr
 from service.clock import ManualClock
 from service.config import Settings
@@ -77,6 +79,32 @@ def test_every_purpose_renders_in_both_languages() -> None:
             out = renderer.render(purpose, lang, **values)
             assert out.subject and MARKER in out.text and MARKER in out.html
             assert "<html" in out.html and "{{" not in out.text
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_the_gettext_callables_render_every_purpose_as_jinja2s_own(lang: str) -> None:
+    """``render.gettext_callables`` replace jinja2's newstyle callables: every purpose, with
+    names that need escaping and counts that pick plural forms, renders to the same subject,
+    text and HTML with jinja2's own (reinstalled on a second renderer)."""
+    ours, reference = Renderer(), Renderer()
+    for env in reference._environments(lang):
+        env.install_gettext_callables(  # type: ignore[attr-defined]
+            gettext=lambda msgid: i18n.gettext(lang, msgid),
+            ngettext=lambda one, many, n: i18n.ngettext(lang, one, many, n),
+            pgettext=lambda context, msgid: i18n.gettext(lang, msgid, context),
+            npgettext=lambda context, one, many, n: i18n.ngettext(lang, one, many, n, context), newstyle=True)
+        env.globals["_"] = jinja2.ext._gettext_alias
+    assert ours._environments(lang)[1].globals["_"] is not jinja2.ext._gettext_alias
+    for waiting in (0, 1, 2):
+        values: dict[str, Any] = {
+            "player": "<b>An & 50%</b>", "players": ["An", "Bình <x>"], "game": {"id": 7, "title": "T&C"},
+            "to_act": waiting == 0, "waiting": waiting, "outcome": "An thắng <3", "final_board": waiting == 2,
+            "why": "a < b", "title": "Info %s", "host": "Hà & co", "game_title": "TAC",
+            "digest": ["x < y", "50 %"], "menu": [{"n": 1, "command": "7 a4", "label": "split <&>"}],
+            "menu_more": "… 3 more", "deadline": "2026-01-04 13:00 (UTC)", "short": waiting == 1,
+            "next": "Next: Bình."}
+        for purpose in PURPOSES:
+            assert ours.render(purpose, lang, **values) == reference.render(purpose, lang, **values), purpose
 
 
 def test_menu_lines_have_the_documented_shape() -> None:
