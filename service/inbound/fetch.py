@@ -50,12 +50,13 @@ class Inbox:
                 self.client.logout()
             self.client = None
 
-    def fetch_new(self, limit: int = 100) -> list[tuple[int, bytes]]:
-        """Up to ``limit`` messages not yet done, oldest first, as ``(uid, raw bytes)``."""
+    def fetch_new(self, limit: int = 100, above: int | None = None) -> list[tuple[int, bytes]]:
+        """Up to ``limit`` messages not yet done, oldest first, as ``(uid, raw bytes)``;
+        with ``above``, only those with a greater UID (the batch after one not yet flagged)."""
         try:
             client = self.connect()
             client.noop()  # lets the server report mail that arrived since the last command
-            uids = sorted(client.search(["NOT", "KEYWORD", DONE_KEYWORD]))[:limit]
+            uids = sorted(u for u in client.search(["NOT", "KEYWORD", DONE_KEYWORD]) if above is None or u > above)[:limit]
             if not uids:
                 return []
             data = client.fetch(uids, ["BODY.PEEK[]"])

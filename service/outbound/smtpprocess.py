@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -47,18 +48,20 @@ class OutboxProcessDied(RuntimeError):
     """The outbox process ended in the middle of a round."""
 
 
-def _die_with_parent() -> None:
-    """On Linux the kernel kills this process when its parent dies (``PR_SET_PDEATHSIG``): a
-    kill -9 of ``pbem serve`` ends its sending at once, as it ended the thread that sent before,
-    instead of after the round under way. Elsewhere the closed pipe ends it after that round."""
+def _die_with_parent(every: float = 0.2) -> None:
+    """End this process within ``every`` seconds of its parent's death (a kill -9 of ``pbem
+    serve``), as the thread that sent before ended with it, instead of after the round under
+    way: a daemon thread watches for the parent's pid to change (the orphan is re-parented).
+    Not ``PR_SET_PDEATHSIG``: it fires when the *thread* that started the child ends, and
+    killed a healthy child whose parent runs its event loop on a thread of its own."""
     parent = os.getppid()
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the request took effect
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
         os._exit(0)
+
+    threading.Thread(target=watch, name="pbem-outbox-parent-watch", daemon=True).start()
 
 
 def _child(settings: Settings, conn: Connection, log_level: int, log_format: str | None) -> None:
@@ -105,6 +108,7 @@ class SmtpProcess:
         #: the claim token of the running child (logs, tests)
         self.owner: str | None = None
         self.starts = 0
+        self._starting: asyncio.Task[Connection] | None = None
 
     @property
     def pid(self) -> int | None:
@@ -153,8 +157,24 @@ class SmtpProcess:
         log.info("outbox process %s started (claims as %s)", proc.pid, self.owner)
         return conn
 
+    def start_soon(self) -> None:
+        """Start the child now, in the background (``pbem serve`` starting up): its ~1 s of
+        imports then overlaps the first poll instead of delaying the first answers."""
+        if self._starting is None and self._proc is None:
+            self._starting = asyncio.create_task(self._start(), name="pbem-outbox-start")
+
+    async def _started(self) -> None:
+        """Wait for a start under way (its failure is the next round's to retry)."""
+        starting, self._starting = self._starting, None
+        if starting is not None:
+            try:
+                await starting
+            except Exception as exc:
+                log.warning("the outbox process did not start (%s); trying again", exc)
+
     async def round(self) -> tuple[int, bool]:
         """One outbox round in the child: (mails sent, whether it stopped at its limit)."""
+        await self._started()
         conn = self._conn
         if conn is None or self._proc is None or self._proc.poll() is not None:
             if self._proc is not None:
@@ -183,6 +203,7 @@ class SmtpProcess:
 
     async def close(self) -> None:
         """Stop the child in order: it finishes nothing new, quits SMTP and exits."""
+        await self._started()
         proc, conn, self._proc, self._conn = self._proc, self._conn, None, None
         if conn is not None:
             with contextlib.suppress(OSError):

@@ -107,6 +107,8 @@ class Service:
         self.poll_trouble = False
         self._retry_handle: asyncio.TimerHandle | None = None
         self._requeue_checked = False
+        #: the next batch of the inbox, read while the current one is processed (``poll_once``)
+        self._prefetch: asyncio.Future[list[tuple[int, bytes]]] | None = None
         #: when this service started and last read the inbox without a fault (health check)
         self.started_at = self.ctx.clock.now()
         self.last_poll_ok: datetime | None = None
@@ -148,8 +150,14 @@ class Service:
         caller to come back soon.
         """
         self.poll_trouble = False
+        prefetched, self._prefetch = self._prefetch, None
         try:
-            fetched = await asyncio.to_thread(self.inbox.fetch_new, limit) if self.holds_mailbox() else []
+            if not self.holds_mailbox():
+                fetched = []
+            elif prefetched is not None:
+                fetched = await prefetched
+            else:
+                fetched = await asyncio.to_thread(self.inbox.fetch_new, limit)
         except Exception as exc:
             if not is_transient(exc):
                 raise
@@ -180,6 +188,12 @@ class Service:
                 raise
             log.warning("cannot store new mail (%s); it stays in the inbox for the next round", exc)
             self.poll_trouble = True
+        if len(fetched) >= limit and not self.poll_trouble:
+            # a full batch: more may wait. The next batch is read while this one is processed
+            # (it is stored by the next round, like any fetch); the flags of this batch wait for it
+            # below (one IMAP connection). Mail fetched and not stored stays unflagged in the inbox.
+            self._prefetch = asyncio.create_task(  # noqa: RUF006 - kept here, awaited below
+                asyncio.to_thread(self.inbox.fetch_new, limit, max(uid for uid, _raw in fetched)), name="pbem-prefetch")
         handled = in_a_row = 0
         try:
             while not self._stop.is_set() and in_a_row < 2:
@@ -208,11 +222,22 @@ class Service:
                     if after_each is not None:
                         await after_each()
         finally:
+            if self._prefetch is not None:
+                await asyncio.wait([self._prefetch])  # the IMAP connection is free again
+                if self._stop.is_set():
+                    self._drop_prefetch()
             if done:
                 await asyncio.to_thread(self.inbox.mark_done, sorted(done))
         if not self.poll_trouble:
             self.last_poll_ok = self.ctx.clock.now()
         return handled
+
+    def _drop_prefetch(self) -> None:
+        """Forget a batch read ahead (stopping): it is not stored, so it stays unflagged in the
+        inbox and is read again at the next start."""
+        prefetch, self._prefetch = self._prefetch, None
+        if prefetch is not None and prefetch.done() and not prefetch.cancelled():
+            prefetch.exception()  # retrieved: a failed read ahead is not an error of its own
 
     def holds_mailbox(self) -> bool:
         """Whether this worker reads the mailbox now: it holds the mailbox lock, or takes it
@@ -530,6 +555,7 @@ class Service:
         self._smtp_thread = SmtpThread()
         if self._outbox_in_a_process():
             self._smtp_process = SmtpProcess(self.settings)
+            self._smtp_process.start_soon()
         scheduler.start()
         idle = asyncio.create_task(self._idle_loop(), name="pbem-idle")
         job_of = {name: job for name, (_seconds, job) in jobs.items()}
@@ -556,6 +582,7 @@ class Service:
             smtp_thread, self._smtp_thread = self._smtp_thread, None
             await smtp_thread.run(self.sender.close())
             smtp_thread.close()
+            self._drop_prefetch()
             await asyncio.to_thread(self.inbox.close)
             self.mailbox_lock.release()
 

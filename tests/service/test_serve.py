@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlmodel import select
 
 from .world import World
 
@@ -176,3 +177,45 @@ def test_a_backlog_longer_than_one_outbox_round_drains_without_waiting_for_the_n
 
     asyncio.run(scenario())
     assert len(world.mails("b109@pbem.test")) == 1
+
+
+def test_the_next_batch_is_read_ahead_and_nothing_is_skipped_or_handled_twice(any_stack: Any, tmp_path: Path) -> None:
+    """poll_once reads the next batch while it processes a full one; each batch's flags are
+    set before poll_once returns; a batch read ahead and never stored (a stop) stays unflagged
+    in the inbox and is handled after the restart."""
+    from service.inbound.fetch import DONE_KEYWORD
+    from service.store.models import InboundMail
+
+    world = World.create(any_stack, tmp_path)
+    pairs = [(world.player(f"a{n}@pbem.test", f"A{n}"), world.player(f"b{n}@pbem.test", f"B{n}")) for n in range(9)]
+    for first, second in pairs:
+        world.game("toy", [first, second], seed=1)
+    asyncio.run(world.service.flush_outbox())
+    for first, _second in pairs:
+        world.reply(first, "high")
+    reads: list[tuple[int, int | None]] = []
+    fetch_new = world.service.inbox.fetch_new
+
+    def counting(limit: int = 100, above: int | None = None) -> list[tuple[int, bytes]]:
+        got = fetch_new(limit, above)
+        reads.append((len(got), above))
+        return got
+
+    world.service.inbox.fetch_new = counting  # type: ignore[method-assign]
+
+    def flagged() -> int:
+        client = world.service.inbox.connect()
+        return len(client.search(["KEYWORD", DONE_KEYWORD]))
+
+    assert asyncio.run(world.service.poll_once(limit=4)) == 4
+    assert flagged() == 4 and reads[0] == (4, None) and reads[1][0] == 4  # the next 4 read ahead
+    world.service._drop_prefetch()  # what a stop does: the batch read ahead is dropped, never stored
+    with world.service.session() as s:
+        assert len(s.exec(select(InboundMail)).all()) == 4
+    assert world.service._prefetch is None
+    while asyncio.run(world.service.poll_once(limit=4)):
+        pass
+    assert flagged() == 9
+    with world.service.session() as s:
+        rows = s.exec(select(InboundMail)).all()
+    assert len(rows) == 9 and all(row.status == "applied" for row in rows)
