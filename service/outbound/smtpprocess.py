@@ -14,7 +14,8 @@ after each handled mail, the last round before stopping), and the parent's watch
 round that hangs. A child that dies is started afresh at the next round (the claim it held is
 recovered like any dead process's); a cancelled round (the watchdog, a stop) ends the child, so
 a late answer can never be read as the next round's. When the parent dies (kill -9) the child
-reads end-of-file on the pipe after its round and exits: it never sends on its own.
+exits within 0.2 s (it watches its parent's pid), and a closed pipe ends it after its round:
+it never sends on its own.
 """
 
 from __future__ import annotations
@@ -99,7 +100,8 @@ def _child(settings: Settings, conn: Connection, log_level: int, log_format: str
 
 
 class SmtpProcess:
-    """The parent's handle on the outbox process (started at the first round)."""
+    """The parent's handle on the outbox process (started with the service, ``start_soon``,
+    or at the first round; started again at the next round when it died)."""
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings

@@ -154,6 +154,9 @@ class Service:
         try:
             if not self.holds_mailbox():
                 fetched = []
+                if prefetched is not None:  # read ahead while this worker held the mailbox
+                    self._prefetch = prefetched
+                    self._drop_prefetch()
             elif prefetched is not None:
                 fetched = await prefetched
             else:
@@ -252,8 +255,9 @@ class Service:
         return False
 
     async def flush_outbox(self) -> int:
-        """One outbox round; while serving it runs on the SMTP thread (``SmtpThread``), so
-        answers go out while the next reply is processed on this loop."""
+        """One outbox round; while serving it runs in the outbox process (``SmtpProcess``) or
+        on the SMTP thread (``SmtpThread``), so answers go out while the next reply is processed
+        on this loop."""
         if self._smtp_process is not None:
             sent, self.sender.cut_short = await self._smtp_process.round()
             return sent
