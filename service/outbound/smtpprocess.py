@@ -111,6 +111,7 @@ class SmtpProcess:
         self.owner: str | None = None
         self.starts = 0
         self._starting: asyncio.Task[Connection] | None = None
+        self._one_round = asyncio.Lock()
 
     @property
     def pid(self) -> int | None:
@@ -175,7 +176,14 @@ class SmtpProcess:
                 log.warning("the outbox process did not start (%s); trying again", exc)
 
     async def round(self) -> tuple[int, bool]:
-        """One outbox round in the child: (mails sent, whether it stopped at its limit)."""
+        """One outbox round in the child: (mails sent, whether it stopped at its limit).
+
+        One at a time: two callers at once (the outbox job and a direct ``flush_outbox``, as
+        ``pbem demo`` makes) would share one pipe — each answer must reach the round that asked."""
+        async with self._one_round:
+            return await self._round()
+
+    async def _round(self) -> tuple[int, bool]:
         await self._started()
         conn = self._conn
         if conn is None or self._proc is None or self._proc.poll() is not None:
@@ -205,6 +213,10 @@ class SmtpProcess:
 
     async def close(self) -> None:
         """Stop the child in order: it finishes nothing new, quits SMTP and exits."""
+        async with self._one_round:
+            await self._close()
+
+    async def _close(self) -> None:
         await self._started()
         proc, conn, self._proc, self._conn = self._proc, self._conn, None, None
         if conn is not None:

@@ -124,3 +124,23 @@ def test_a_kill_9_of_the_parent_ends_the_child_at_once(mail_stack: Any, tmp_path
             time.sleep(0.05)
     finally:
         parent.kill()
+
+
+def test_two_rounds_asked_at_once_each_get_their_answer(mail_stack: Any, tmp_path: Path) -> None:
+    """The outbox job and a direct flush_outbox (pbem demo does both) share one pipe: rounds
+    run one at a time (without that, the second waiter was never woken and pbem demo hung)."""
+    world = World.create(mail_stack, tmp_path)
+    ann, bob = world.player("ann@pbem.test", "Ann"), world.player("bob@pbem.test", "Bob")
+    world.game("toy", [ann, bob], seed=1)
+    process = SmtpProcess(world.service.settings)
+
+    async def scenario() -> list[tuple[int, bool]]:
+        try:
+            return list(await asyncio.wait_for(asyncio.gather(process.round(), process.round(), process.round()), 60))
+        finally:
+            await process.close()
+
+    answers = asyncio.run(scenario())
+    assert sorted(sent for sent, _more in answers) == [0, 0, 2]
+    assert process.starts == 1
+    assert all(row.status == "sent" for row in world.outbox())
