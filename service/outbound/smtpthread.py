@@ -1,4 +1,5 @@
-"""An event loop on a thread of its own for the SMTP conversation.
+"""An event loop on a thread of its own for the SMTP conversation (``outbox_process = false``,
+or a test clock; otherwise the rounds run in ``smtpprocess``).
 
 Why: a reply is processed synchronously (parse, apply, render, commit) on the service's
 event loop, so while it runs no SMTP response can be read there. ``pbem serve`` runs its
