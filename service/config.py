@@ -97,6 +97,10 @@ class Settings(BaseSettings):
     #: a reply that waits this long for a passing fault (full disk, database away) gets a
     #: "received, will be applied as soon as possible" notice
     delay_notice_seconds: float = Field(default=180.0, gt=0)
+    #: a directory for the service's own small files: the journal of those notices, which
+    #: must outlive a restart while the database cannot be written ("" = systemd's
+    #: $STATE_DIRECTORY, else next to a SQLite database, else ~/.local/state/pbem)
+    state_dir: str = ""
     turn_hours: float = Field(default=72.0, gt=0)
     # -- the default deadline policy of a new game (``service.store.policy.DeadlinePolicy``)
     #: reminders this many hours before a deadline (one merged mail per player and sweep)

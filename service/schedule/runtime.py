@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import hashlib
 import logging
 import os
 import socket
@@ -30,6 +29,7 @@ from service.config import Settings
 from service.context import AppContext
 from service.faults import Backoff, is_transient
 from service.inbound.fetch import Inbox
+from service.inbound.noticed import NoticeJournal, default_journal_path, notice_key
 from service.inbound.pipeline import (
     SUBJECT_KEY_RE,
     Pipeline,
@@ -83,6 +83,9 @@ class Service:
         self.owner = worker_token(worker_id)
         self.inbox = Inbox(settings)
         self.pipeline = Pipeline(self.ctx, self.owner)
+        #: the notices "received, will be applied soon" already sent, kept where a database
+        #: fault cannot reach (``service.inbound.noticed``)
+        self.noticed = NoticeJournal(default_journal_path(settings.database_url, settings.state_dir))
         #: who reads the mailbox: one worker at a time (a PostgreSQL advisory lock; always
         #: granted on SQLite); the others process and send what is stored
         self.mailbox_lock = AdvisoryLock(
@@ -275,19 +278,24 @@ class Service:
         """Tell each player whose reply has waited ``delay_notice_seconds`` for a passing
         fault that it was received and will be applied as soon as possible — once per mail.
 
-        Sent straight over SMTP: the fault may be that the outbox cannot be written. The
-        Message-ID is derived from the reply, so a second notice after a restart is
-        recognisable as the same mail."""
+        Sent straight over SMTP: the fault may be that the outbox cannot be written. "Once"
+        is kept in the database when it can be written and in a local journal always (a mail
+        that could not be stored has no row, and a restart forgets what memory held). The
+        Message-ID is derived from the reply, so a notice sent twice all the same (the journal
+        unwritable too) is recognisable as the same mail."""
         told = 0
         for inbound_id, w in self.pipeline.delayed(self.settings.delay_notice_seconds):
             assert w.sender
+            key = notice_key(w.message_id)
+            if self.noticed.told(key):
+                w.noticed = True
+                continue
             rendered = self.ctx.renderer.render("waiting", w.lang, player=w.name or w.sender)
-            digest = hashlib.sha256(w.message_id.encode()).hexdigest()[:16]
             raw = build_message(
                 from_name=self.settings.service_name, from_address=self.settings.service_address,
                 to=w.sender, reply_to=self.settings.service_address,
                 subject=f"{rendered.subject}: {_without_key(w.subject)}"[:200], rendered=rendered,
-                message_id=f"<waiting.{digest}@{self.settings.domain}>", date=self.ctx.clock.now(),
+                message_id=f"<waiting.{key}@{self.settings.domain}>", date=self.ctx.clock.now(),
                 in_reply_to=w.message_id or None)
             try:
                 await send_now(self.ctx, w.sender, raw)
@@ -298,6 +306,9 @@ class Service:
                 break
             w.noticed = True
             told += 1
+            self.noticed.record(key)
+            log.info("told %s that mail %s %s waits for a passing fault", w.sender,
+                     inbound_id if inbound_id is not None else "(not stored yet)", w.message_id)
             if inbound_id is None:
                 continue
             with contextlib.suppress(Exception), self.ctx.db.begin() as conn:

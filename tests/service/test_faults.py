@@ -271,6 +271,76 @@ def test_a_player_whose_reply_waits_is_told_once_in_their_language(
     assert "will be applied as soon as possible" in english.text and "Bob" in english.html
 
 
+@pytest.mark.e2e
+def test_a_restart_while_the_database_is_read_only_does_not_tell_the_player_twice(
+        mail_stack: Any, tmp_path: Path, faults: SqliteFaults) -> None:
+    """Seen in the live fault test: killed and restarted during an outage, the service told
+    each waiting player a second time (the database's mark could not be written)."""
+    from service.schedule.runtime import Service
+    from service.store.games import create_player
+
+    mail_stack.add_user("ann@pbem.test", "pw")
+    settings = make_settings(mail_stack, tmp_path, delay_notice_seconds=60)
+    first = Service(settings, ManualClock())
+    ctx = first.ctx
+    with ctx.session() as s:
+        create_player(s, "ann@pbem.test", "Ann", ctx=ctx)
+        create_player(s, "bob@pbem.test", "Bob", ctx=ctx)
+        s.commit()
+    game = first.new_game("toy", ["ann@pbem.test", "bob@pbem.test"], seed=3)
+    with ctx.session() as s:
+        row, _ = store(s, ctx, mail("ann@pbem.test", "play@pbem.test", "high",
+                                    subject=f"Re: [TOY #1] Your turn · ref {key_of(ctx, game, 0)}").as_bytes(),
+                       1, "INBOX")
+    faults.mode = "readonly"
+    assert row.id is not None and first.pipeline.process(row.id) == "deferred"
+    first.pipeline.waiting[row.id].since -= 61
+    assert asyncio.run(first.tell_waiting_players()) == 1
+    with ctx.session() as s:
+        assert s.get_one(InboundMail, row.id).delay_noticed_at is None  # the database could not keep it
+
+    second = Service(settings, ManualClock())  # the restart: nothing in memory
+    assert second.pipeline.process(row.id) == "deferred"
+    second.pipeline.waiting[row.id].since -= 61
+    assert asyncio.run(second.tell_waiting_players()) == 0
+    assert len(fetch_all(mail_stack, "ann@pbem.test", "pw")) == 1
+    faults.mode = ""
+    assert second.pipeline.process(row.id) == "applied"
+
+
+def test_the_notice_journal_is_shared_by_processes_and_survives_an_unwritable_file(tmp_path: Path) -> None:
+    from service.inbound.noticed import NoticeJournal, default_journal_path, notice_key
+
+    path = tmp_path / "state" / "noticed-replies"
+    one, other = NoticeJournal(path), NoticeJournal(path)
+    key = notice_key("<m1@x.test>")
+    assert not other.told(key)
+    one.record(key)
+    assert other.told(key) and NoticeJournal(path).told(key)
+    assert not other.told(notice_key("<m2@x.test>"))
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    stuck = NoticeJournal(blocked / "noticed")  # its folder cannot be made: memory only
+    stuck.record(key)
+    assert stuck.told(key)
+    assert default_journal_path("sqlite://") is None
+    assert default_journal_path("sqlite:////var/lib/pbem/pbem.sqlite3") == Path("/var/lib/pbem/pbem.sqlite3-noticed")
+    assert default_journal_path("postgresql+psycopg://h/db", str(tmp_path)) == tmp_path / "noticed-replies"
+
+
+def test_the_notice_journal_keeps_its_newest_lines_when_compacted(tmp_path: Path) -> None:
+    from service.inbound import noticed
+
+    path = tmp_path / "noticed-replies"
+    path.write_text("".join(f"{i:016x} 1796000000\n" for i in range(noticed.COMPACT_AT)))
+    journal = noticed.NoticeJournal(path)
+    journal.record("f" * 16)
+    kept = path.read_text().splitlines()
+    assert len(kept) == noticed.KEEP_LINES and kept[-1].startswith("f" * 16)
+    assert noticed.NoticeJournal(path).told(f"{noticed.COMPACT_AT - 1:016x}")
+    assert not noticed.NoticeJournal(path).told(f"{0:016x}")
+
+
 def test_with_the_imap_server_away_mail_already_stored_is_still_handled(tmp_path: Path) -> None:
     from service.schedule.runtime import Service
 

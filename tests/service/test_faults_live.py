@@ -109,6 +109,7 @@ def env_for(world: World, tmp: Path, **extra: str) -> dict[str, str]:
         "PBEM_SMTP_HOST": s.smtp_host, "PBEM_SMTP_PORT": str(s.smtp_port),
         "PBEM_EXTRA_ENGINES": '["tests.support.toy:ENGINE"]',
         CONTROL_ENV: str(tmp / "db-fault"),
+        "PBEM_STATE_DIR": str(tmp),
         "PBEM_TEST_STACK_DUMPS": str(tmp / "stacks.txt"),
         # a stuck job round is logged with where it waits and started afresh well inside the
         # test's bound (the default, 300 s, is for a real service)

@@ -52,6 +52,7 @@ def make_settings(stack: Any, tmp: Path, **extra: Any) -> Settings:
         "imap_host": stack.host, "imap_port": stack.imap_port, "imap_user": SERVICE,
         "imap_password": PASSWORD, "imap_ssl": False,
         "smtp_host": stack.host, "smtp_port": stack.smtp_port,
+        "state_dir": str(tmp),  # the notices' journal stays in the test's folder
     }
     values.update(extra)
     return Settings(**values)
