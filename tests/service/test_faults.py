@@ -57,6 +57,18 @@ def stored_reply(ctx: AppContext, game: int, seat: int = 0, text: str = "high", 
     return row.id
 
 
+def toy_game(service: Any, ann: str, bob: str, *, seed: int, ann_lang: str = "en") -> int:
+    """Ann and Bob registered and seated in a new toy game; its id."""
+    from service.store.games import create_player
+
+    ctx = service.ctx
+    with ctx.session() as s:
+        create_player(s, ann, "Ann", ann_lang, ctx=ctx)
+        create_player(s, bob, "Bob", ctx=ctx)
+        s.commit()
+    return int(service.new_game("toy", [ann, bob], seed=seed))  # Any-typed service
+
+
 def test_transient_errors_are_told_from_bugs() -> None:
     full = OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
     locked = OperationalError("UPDATE", {}, sqlite3.OperationalError("database is locked"))
@@ -238,18 +250,13 @@ def dead_pid() -> int:
 def test_a_player_whose_reply_waits_is_told_once_in_their_language(
         mail_stack: Any, tmp_path: Path, faults: SqliteFaults) -> None:
     from service.schedule.runtime import Service
-    from service.store.games import create_player
 
     from .world import text_of
 
     mail_stack.add_user("ann@pbem.test", "pw")
     service = Service(make_settings(mail_stack, tmp_path, delay_notice_seconds=60), ManualClock())
     ctx = service.ctx
-    with ctx.session() as s:
-        create_player(s, "ann@pbem.test", "Ann", "vi", ctx=ctx)
-        create_player(s, "bob@pbem.test", "Bob", ctx=ctx)
-        s.commit()
-    game = service.new_game("toy", ["ann@pbem.test", "bob@pbem.test"], seed=3)
+    game = toy_game(service, "ann@pbem.test", "bob@pbem.test", seed=3, ann_lang="vi")
     key = key_of(ctx, game, 0)
     with ctx.session() as s:
         row, _ = store(s, ctx, mail("ann@pbem.test", "play@pbem.test", "",  # Apple Mail: typed in the subject
@@ -277,17 +284,12 @@ def test_a_restart_while_the_database_is_read_only_does_not_tell_the_player_twic
     """Seen in the live fault test: killed and restarted during an outage, the service told
     each waiting player a second time (the database's mark could not be written)."""
     from service.schedule.runtime import Service
-    from service.store.games import create_player
 
     mail_stack.add_user("ann@pbem.test", "pw")
     settings = make_settings(mail_stack, tmp_path, delay_notice_seconds=60)
     first = Service(settings, ManualClock())
     ctx = first.ctx
-    with ctx.session() as s:
-        create_player(s, "ann@pbem.test", "Ann", ctx=ctx)
-        create_player(s, "bob@pbem.test", "Bob", ctx=ctx)
-        s.commit()
-    game = first.new_game("toy", ["ann@pbem.test", "bob@pbem.test"], seed=3)
+    game = toy_game(first, "ann@pbem.test", "bob@pbem.test", seed=3)
     with ctx.session() as s:
         row, _ = store(s, ctx, mail("ann@pbem.test", "play@pbem.test", "high",
                                     subject=f"Re: [TOY #1] Your turn · ref {key_of(ctx, game, 0)}").as_bytes(),
@@ -351,13 +353,7 @@ def test_with_the_imap_server_away_mail_already_stored_is_still_handled(tmp_path
 
     service = Service(make_settings(NoStack(), tmp_path), ManualClock())
     ctx = service.ctx
-    with ctx.session() as s:
-        from service.store.games import create_player
-
-        create_player(s, "ann@x.test", "Ann", ctx=ctx)
-        create_player(s, "bob@x.test", "Bob", ctx=ctx)
-        s.commit()
-    game = service.new_game("toy", ["ann@x.test", "bob@x.test"], seed=5)
+    game = toy_game(service, "ann@x.test", "bob@x.test", seed=5)
     inbound = stored_reply(ctx, game)
     assert asyncio.run(service.poll_once()) == 1  # the fetch failed, the stored reply did not wait
     assert service.poll_trouble  # and the poll comes back soon
